@@ -1,0 +1,94 @@
+// fused_bias_gelu: y = gelu_tanh(x + bias) for x of shape [..., N] and bias of shape [N].
+//
+// The activation and its derivative are written once, here, and compiled into both the CPU kernel
+// (fused_bias_gelu_cpu.cpp) and the CUDA kernel (fused_bias_gelu_cuda.cu). To change the math of the
+// operator, edit activation() and activation_grad() below, then the plain-PyTorch reference in
+// generated_gelu/ops/fused_bias_gelu.py that the tests compare against.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <cmath>
+#include <tuple>
+
+#if defined(__CUDACC__)
+#define FUSED_BIAS_GELU_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define FUSED_BIAS_GELU_HOST_DEVICE inline
+#endif
+
+namespace generated_gelu::fused_bias_gelu {
+
+// ---------------------------------------------------------------------------------------------
+// Math. T is the compute type: float for float32, float16 and bfloat16 tensors, double for float64.
+// ---------------------------------------------------------------------------------------------
+
+// exp and 1/v. On the GPU the float versions use the hardware approximations (__expf: a few ulp;
+// __fdividef: 2 ulp), which keep the kernel memory-bound; float64 always uses the exact functions.
+FUSED_BIAS_GELU_HOST_DEVICE float exp_(float v) {
+#if defined(__CUDA_ARCH__)
+  return __expf(v);
+#else
+  return std::exp(v);
+#endif
+}
+FUSED_BIAS_GELU_HOST_DEVICE double exp_(double v) {
+#if defined(__CUDA_ARCH__)
+  return ::exp(v);
+#else
+  return std::exp(v);
+#endif
+}
+
+FUSED_BIAS_GELU_HOST_DEVICE float reciprocal_(float v) {
+#if defined(__CUDA_ARCH__)
+  return __fdividef(1.0f, v);  // 0 for v > 2^126, which is the limit wanted here
+#else
+  return 1.0f / v;
+#endif
+}
+FUSED_BIAS_GELU_HOST_DEVICE double reciprocal_(double v) { return 1.0 / v; }
+
+// 1 / (1 + exp(-v)), finite for every finite v.
+template <typename T>
+FUSED_BIAS_GELU_HOST_DEVICE T sigmoid_(T v) {
+  return reciprocal_(T(1) + exp_(-v));
+}
+
+// GELU, tanh approximation: 0.5 * h * (1 + tanh(u)) with u = sqrt(2/pi) * (h + 0.044715 h^3).
+// Written as h * sigmoid(2u), the same function with one exponential and without the cancellation
+// of 1 + tanh(u) for large negative u.
+constexpr double kSqrt2OverPi = 0.7978845608028654;
+constexpr double kCubicCoeff = 0.044715;
+
+template <typename T>
+FUSED_BIAS_GELU_HOST_DEVICE T activation(T h) {
+  const T two_u = T(2 * kSqrt2OverPi) * h * (T(1) + T(kCubicCoeff) * h * h);
+  return h * sigmoid_(two_u);
+}
+
+// d/dh [h * s(2u)] = s + h * s * (1 - s) * 2u'(h), with 2u'(h) = 2 sqrt(2/pi) (1 + 3 * 0.044715 h^2).
+template <typename T>
+FUSED_BIAS_GELU_HOST_DEVICE T activation_grad(T h) {
+  const T h2 = h * h;
+  const T s = sigmoid_(T(2 * kSqrt2OverPi) * h * (T(1) + T(kCubicCoeff) * h2));
+  const T two_du = T(2 * kSqrt2OverPi) * (T(1) + T(3 * kCubicCoeff) * h2);
+  return s + h * s * (T(1) - s) * two_du;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator entry points (registered with the dispatcher in the .cpp and .cu files).
+// ---------------------------------------------------------------------------------------------
+
+// Validates the arguments of the forward and backward operators. The messages name the argument.
+// grad_out is checked only when defined (the backward operator).
+void check_inputs(const at::Tensor& x, const at::Tensor& bias, const at::Tensor& grad_out = {});
+
+// x.size(-1), the length of bias: the operator views x as a [rows, cols] matrix.
+inline int64_t num_cols(const at::Tensor& x) { return x.size(-1); }
+
+at::Tensor forward_cpu(const at::Tensor& x, const at::Tensor& bias);
+std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out, const at::Tensor& x,
+                                                const at::Tensor& bias);
+
+}  // namespace generated_gelu::fused_bias_gelu

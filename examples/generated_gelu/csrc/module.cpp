@@ -1,0 +1,16 @@
+// The extension module generated_gelu._C defines no Python functions. Importing it loads this
+// shared library, and the library's static initializers register every operator of the project
+// with the PyTorch dispatcher. Without pybind11 the library needs only the limited Python API, so
+// one abi3 wheel serves every CPython version from 3.10 on.
+#include <Python.h>
+#include <torch/library.h>
+
+extern "C" PyMODINIT_FUNC PyInit__C(void) {
+  static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_C", nullptr, -1, nullptr};
+  return PyModule_Create(&module);
+}
+
+// Claims the namespace: another library that also defines TORCH_LIBRARY(generated_gelu) fails to
+// load instead of silently mixing its operators with ours. Each operator of the project adds its
+// schemas with TORCH_LIBRARY_FRAGMENT in its own csrc/<op>.cpp.
+TORCH_LIBRARY(generated_gelu, m) {}

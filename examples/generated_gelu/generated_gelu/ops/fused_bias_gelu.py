@@ -1,0 +1,116 @@
+"""fused_bias_gelu: y = gelu_tanh(x + bias), fused into one pass over x.
+
+The schema is defined once, in C++ (csrc/fused_bias_gelu.cpp),
+where the CPU and CUDA kernels are registered too. This module adds
+what PyTorch needs from Python: a typed wrapper, fake implementations
+(shapes only, so torch.compile can trace the operator without running it),
+the autograd formula, a plain-PyTorch reference of the same math,
+and an ``nn.Module`` layer.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor, nn
+
+__all__ = [
+    "fused_bias_gelu",
+    "reference_fused_bias_gelu",
+    "FusedBiasGelu",
+]
+
+_OP_NAME = "generated_gelu::fused_bias_gelu"
+_BACKWARD_OP_NAME = "generated_gelu::fused_bias_gelu_backward"
+_op = torch.ops.generated_gelu.fused_bias_gelu.default
+_backward_op = torch.ops.generated_gelu.fused_bias_gelu_backward.default
+
+
+def fused_bias_gelu(x: Tensor, bias: Tensor) -> Tensor:
+    """Return ``gelu_tanh(x + bias)`` computed in one fused kernel.
+
+    Args:
+        x: tensor of shape ``[..., N]``, float32, float64, float16 or bfloat16, on the CPU or a
+            CUDA device. Non-contiguous tensors are accepted (copied to contiguous memory first).
+        bias: tensor of shape ``[N]`` with the dtype and device of ``x``.
+
+    Returns:
+        A new contiguous tensor with the shape, dtype and device of ``x``. Half-precision inputs
+        are computed in float32 and rounded once.
+
+    Raises:
+        TypeError: ``x`` is not a floating tensor of a supported dtype, or ``bias`` (or, in the
+            backward, ``grad_out``) has another dtype.
+        ValueError: ``x`` is 0-d, ``bias`` is not 1-D with ``x.size(-1)`` elements, or
+            ``grad_out`` does not have the shape of ``x``.
+        RuntimeError: the tensors are not all on one device.
+
+    Differentiable with respect to ``x`` and ``bias``.
+    """
+    return _op(x, bias)
+
+
+def reference_fused_bias_gelu(x: Tensor, bias: Tensor) -> Tensor:
+    """The same math composed from PyTorch operators (the tests' oracle and the eager baseline)."""
+    return F.gelu(x + bias, approximate="tanh")
+
+
+# Fake implementations: output metadata only. The kernels always return contiguous tensors, so
+# these do too (new_empty is contiguous even for a strided x). The argument checks run in C++.
+@torch.library.register_fake(_OP_NAME)
+def _(x: Tensor, bias: Tensor) -> Tensor:
+    return x.new_empty(x.shape)
+
+
+@torch.library.register_fake(_BACKWARD_OP_NAME)
+def _(grad_out: Tensor, x: Tensor, bias: Tensor) -> tuple[Tensor, Tensor]:
+    return x.new_empty(x.shape), bias.new_empty(bias.shape)
+
+
+def _setup_context(ctx, inputs: tuple[Tensor, Tensor], output: Tensor) -> None:
+    # The backward recomputes x + bias from the inputs, which autograd keeps alive anyway: nothing
+    # the size of x is stored beyond what the caller already holds.
+    x, bias = inputs
+    if ctx.needs_input_grad[0] or ctx.needs_input_grad[1]:
+        ctx.save_for_backward(x, bias)
+
+
+def _backward(ctx, grad_out: Tensor) -> tuple[Tensor | None, Tensor | None]:
+    x, bias = ctx.saved_tensors
+    grad_x, grad_bias = _backward_op(grad_out, x, bias)
+    return (
+        grad_x if ctx.needs_input_grad[0] else None,
+        grad_bias if ctx.needs_input_grad[1] else None,
+    )
+
+
+torch.library.register_autograd(_OP_NAME, _backward, setup_context=_setup_context)
+
+
+class FusedBiasGelu(nn.Module):
+    """Layer computing ``gelu_tanh(x + bias)`` with a learnable ``bias`` of ``num_features``.
+
+    Put it after a bias-free linear layer (``nn.Linear(..., bias=False)``) to fuse that layer's bias
+    add into the activation.
+    """
+
+    def __init__(
+        self,
+        num_features: int,
+        *,
+        device: torch.device | str | None = None,
+        dtype: torch.dtype | None = None,
+    ) -> None:
+        super().__init__()
+        self.num_features = num_features
+        self.bias = nn.Parameter(torch.empty(num_features, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        nn.init.zeros_(self.bias)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return fused_bias_gelu(x, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"num_features={self.num_features}"

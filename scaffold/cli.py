@@ -1,0 +1,67 @@
+"""The `scaffold` command: what the template's maintainers and first-time users run besides copier.
+
+    scaffold demo DEST          render the example answers into DEST, build it, run its tests and its
+                                quick benchmark (on the CPU where there is no GPU)
+    scaffold render-example     render examples/generated_gelu afresh from the template
+    scaffold check-example      exit 1 if examples/generated_gelu differs from a fresh rendering
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from . import project, render
+
+
+def _demo(args: argparse.Namespace) -> int:
+    destination = Path(args.destination).resolve()
+    if destination.exists() and any(destination.iterdir()):
+        raise SystemExit(f"{destination} exists and is not empty; give a new folder")
+    print(f"==> render: the example answers into {destination}", flush=True)
+    render.render(destination, render.EXAMPLE_ANSWERS)
+    project.build(destination)
+    project.run_tests(destination)
+    if not args.skip_benchmark:
+        project.run_benchmark(destination)
+    print(f"\nThe example project in {destination} is built and its tests pass.")
+    return 0
+
+
+def _render_example(args: argparse.Namespace) -> int:
+    path = render.render_example()
+    print(f"rendered the example answers into {path}")
+    return 0
+
+
+def _check_example(args: argparse.Namespace) -> int:
+    problems = render.example_differences()
+    if not problems:
+        print(f"{render.EXAMPLE_DIR} is what the template renders")
+        return 0
+    print(f"{render.EXAMPLE_DIR} differs from what the template renders:")
+    print("\n".join(f"  {line}" for line in problems))
+    print("run `scaffold render-example` to update it")
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="scaffold", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    demo = commands.add_parser("demo", help="render the example into a new folder, build it, run its tests")
+    demo.add_argument("destination", help="a new or empty folder")
+    demo.add_argument("--skip-benchmark", action="store_true", help="do not run the quick benchmark")
+    demo.set_defaults(run=_demo)
+
+    commands.add_parser("render-example", help="render examples/generated_gelu afresh").set_defaults(run=_render_example)
+    commands.add_parser("check-example", help="check that examples/generated_gelu is up to date").set_defaults(
+        run=_check_example
+    )
+
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except project.StepFailed as failure:
+        print(f"scaffold {args.command}: {failure}")
+        return 1

@@ -1,0 +1,115 @@
+"""Rendering the template, and keeping examples/generated_gelu equal to what it renders."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import copier
+import pathspec
+
+# The repository root: copier.yml sits here, the template files in template/.
+TEMPLATE_ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE_DIR = TEMPLATE_ROOT / "examples" / "generated_gelu"
+ANSWERS_FILE = ".copier-answers.yml"
+
+# The answers the shipped example is rendered with. Every other answer takes its default, except
+# the year, which is pinned so that the example does not change on New Year's Day.
+EXAMPLE_ANSWERS: dict[str, Any] = {
+    "project_name": "Generated GELU",
+    "package_name": "generated_gelu",
+    "op_name": "fused_bias_gelu",
+    "activation": "gelu_tanh",
+    "copyright_year": 2026,
+}
+
+
+def template_root() -> Path:
+    if not (TEMPLATE_ROOT / "copier.yml").is_file():
+        raise SystemExit(
+            f"scaffold needs the template next to it, but {TEMPLATE_ROOT / 'copier.yml'} does not exist; "
+            "install scaffold from a checkout of the repository (pip install -e .)"
+        )
+    return TEMPLATE_ROOT
+
+
+def render(destination: Path, answers: Mapping[str, Any], *, quiet: bool = True) -> Path:
+    """Render the template into `destination` with `answers` (the rest take their defaults).
+
+    From a git checkout, copier renders HEAD plus uncommitted changes, so what is tested is what is
+    on disk. Invalid answers raise ValueError with the validator's message.
+    """
+    root = template_root()
+    vcs_ref = "HEAD" if (root / ".git").exists() else None
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Dirty template changes included automatically")
+        copier.run_copy(
+            str(root),
+            str(destination),
+            data=dict(answers),
+            defaults=True,
+            overwrite=True,
+            quiet=quiet,
+            vcs_ref=vcs_ref,
+        )
+    return destination
+
+
+def render_example(destination: Path = EXAMPLE_DIR) -> Path:
+    """Render the example afresh into `destination`, replacing what was there.
+
+    The example is committed in the same commit as the template that renders it, so its answers
+    file cannot name that commit: it records the template as the repository root relative to the
+    example (`_src_path: ../..`) and no `_commit`. Nothing else is changed.
+    """
+    with tempfile.TemporaryDirectory() as scratch:
+        rendered = render(Path(scratch) / "example", EXAMPLE_ANSWERS)
+        answers = rendered / ANSWERS_FILE
+        lines = answers.read_text().splitlines(keepends=True)
+        kept = [line for line in lines if not line.startswith(("_commit:", "_src_path:"))]
+        kept.insert(1, "_src_path: ../..\n")
+        answers.write_text("".join(kept))
+        if destination.exists():
+            shutil.rmtree(destination)
+        shutil.copytree(rendered, destination)
+    return destination
+
+
+def _ignored(project: Path) -> pathspec.GitIgnoreSpec:
+    """The project's own .gitignore: build outputs are not part of a rendering."""
+    gitignore = project / ".gitignore"
+    patterns = gitignore.read_text().splitlines() if gitignore.is_file() else []
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+def _files(project: Path) -> Iterator[str]:
+    ignored = _ignored(project)
+    for path in sorted(project.rglob("*")):
+        relative = path.relative_to(project).as_posix()
+        if path.is_file() and not ignored.match_file(relative):
+            yield relative
+
+
+def tree_differences(expected: Path, actual: Path) -> list[str]:
+    """Files that differ between two project trees (build outputs ignored), one line each."""
+    expected_files, actual_files = set(_files(expected)), set(_files(actual))
+    problems = [f"missing: {name}" for name in sorted(expected_files - actual_files)]
+    problems += [f"unexpected: {name}" for name in sorted(actual_files - expected_files)]
+    problems += [
+        f"differs: {name}"
+        for name in sorted(expected_files & actual_files)
+        if not filecmp.cmp(expected / name, actual / name, shallow=False)
+    ]
+    return problems
+
+
+def example_differences(example: Path = EXAMPLE_DIR) -> list[str]:
+    """How `example` differs from a fresh rendering of the example answers (empty: up to date)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = render_example(Path(scratch) / "fresh")
+        return tree_differences(fresh, example)

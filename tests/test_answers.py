@@ -1,0 +1,70 @@
+"""The template's questions: defaults render, invalid answers are refused with a useful message."""
+
+import keyword
+
+import pytest
+import yaml
+
+from scaffold import render
+
+COPIER_YML = yaml.safe_load((render.TEMPLATE_ROOT / "copier.yml").read_text())
+
+
+def _list(question: str) -> list[str]:
+    return yaml.safe_load(COPIER_YML[question]["default"])
+
+
+def test_keyword_lists_cover_python():
+    assert set(keyword.kwlist) <= set(_list("python_keywords"))
+
+
+def test_keyword_lists_cover_cpp_types_and_statements():
+    assert {"int", "class", "template", "namespace", "return", "float", "double", "auto", "true"} <= set(
+        _list("cpp_keywords")
+    )
+
+
+def test_every_answer_has_a_default(render_project):
+    project = render_project()
+    answers = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    assert answers["package_name"] == "fused_bias_activation"
+    assert answers["op_name"] == "fused_bias_gelu_tanh"
+    assert answers["namespace"] == "fused_bias_activation"
+    assert (project / "csrc" / "fused_bias_gelu_tanh_cuda.cu").is_file()
+
+
+def test_package_name_defaults_from_project_name(render_project):
+    project = render_project(project_name="My Fancy-Kernels 2")
+    assert (project / "my_fancy_kernels_2" / "__init__.py").is_file()
+
+
+BAD_ANSWERS = [
+    ("package_name", "My-Pkg", "package_name must be a lowercase Python identifier"),
+    ("package_name", "1abc", "package_name must be a lowercase Python identifier"),
+    ("package_name", "class", "package_name 'class' is a Python keyword"),
+    ("package_name", "torch", "package_name 'torch' is reserved"),
+    ("op_name", "int", "op_name 'int' is a Python or C\\+\\+ keyword"),
+    ("op_name", "lambda", "op_name 'lambda' is a Python or C\\+\\+ keyword"),
+    ("op_name", "FusedOp", "op_name must be a snake_case identifier"),
+    ("op_name", "fused op", "op_name must be a snake_case identifier"),
+    ("op_name", "my_op_backward", "op_name must not end in _backward"),
+    ("namespace", "aten", "namespace 'aten' is a keyword or belongs to PyTorch"),
+    ("namespace", "My-NS", "namespace must be a lowercase identifier"),
+    ("project_name", "", "project_name must start with a letter or digit"),
+    ("author_email", "nobody", "author_email must look like name@domain"),
+    ("version", "one", "version must be a PEP 440 version"),
+    ("cuda_arch_list", "sm_90", "cuda_arch_list must be compute capabilities separated by ';'"),
+    ("copyright_year", 123, "copyright_year must be a four-digit year"),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "message"), BAD_ANSWERS, ids=lambda value: str(value)[:30])
+def test_invalid_answer_is_refused(render_project, question, answer, message):
+    with pytest.raises(ValueError, match=message):
+        render_project(**{question: answer})
+
+
+@pytest.mark.parametrize(("question", "answer"), [("activation", "tanh"), ("license", "GPL-9")])
+def test_answer_outside_the_choices_is_refused(render_project, question, answer):
+    with pytest.raises(ValueError, match="Invalid choice|not a valid choice|must be one of"):
+        render_project(**{question: answer})

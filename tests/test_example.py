@@ -1,0 +1,30 @@
+"""examples/generated_gelu is exactly what the template renders with the example's answers."""
+
+import shutil
+
+import yaml
+
+from scaffold import render
+
+
+def test_example_is_what_the_template_renders():
+    assert render.example_differences() == []
+
+
+def test_a_drifted_example_is_reported(tmp_path):
+    example = tmp_path / "example"
+    shutil.copytree(render.EXAMPLE_DIR, example)
+    setup_py = example / "setup.py"
+    setup_py.write_text(setup_py.read_text() + "# an edit\n")
+    (example / "csrc" / "stray.cpp").write_text("// not rendered by the template\n")
+    (example / "LICENSE").unlink()
+    (example / "build").mkdir()  # build outputs are ignored, as the project's .gitignore says
+    (example / "build" / "junk.o").write_text("")
+    assert render.example_differences(example) == ["missing: LICENSE", "unexpected: csrc/stray.cpp", "differs: setup.py"]
+
+
+def test_example_answers_file_records_the_example_answers():
+    answers = yaml.safe_load((render.EXAMPLE_DIR / ".copier-answers.yml").read_text())
+    assert {key: answers[key] for key in render.EXAMPLE_ANSWERS} == render.EXAMPLE_ANSWERS
+    assert answers["_src_path"] == "../.."
+    assert answers["namespace"] == "generated_gelu"  # the default: the package name
