@@ -4,6 +4,7 @@
                                 quick benchmark (on the CPU where there is no GPU)
     scaffold render-example     render examples/generated_gelu afresh from the template
     scaffold check-example      exit 1 if examples/generated_gelu differs from a fresh rendering
+    scaffold gpu-bundle DEST    render the example and the other activations for a GPU machine run
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import project, render
+from . import gpu, project, render
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -45,6 +46,13 @@ def _check_example(args: argparse.Namespace) -> int:
     return 1
 
 
+def _gpu_bundle(args: argparse.Namespace) -> int:
+    destination = Path(args.destination).resolve()
+    gpu.bundle(destination)
+    print(f"rendered the GPU bundle into {destination}; on the GPU machine: bash {destination}/run.sh RESULTS")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scaffold", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -58,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("check-example", help="check that examples/generated_gelu is up to date").set_defaults(
         run=_check_example
     )
+
+    bundle = commands.add_parser("gpu-bundle", help="render the projects a GPU machine run needs")
+    bundle.add_argument("destination")
+    bundle.set_defaults(run=_gpu_bundle)
 
     args = parser.parse_args(argv)
     try:

@@ -95,11 +95,22 @@ def _files(project: Path) -> Iterator[str]:
             yield relative
 
 
+# Measurements a project records (benchmarks/gpu_suite.py writes them): data, not rendered files.
+RECORDED_RESULTS = "benchmarks/results/"
+
+
 def tree_differences(expected: Path, actual: Path) -> list[str]:
-    """Files that differ between two project trees (build outputs ignored), one line each."""
+    """Files that differ between two project trees, one line each.
+
+    Build outputs (the project's .gitignore) and recorded benchmark results are not compared.
+    """
     expected_files, actual_files = set(_files(expected)), set(_files(actual))
     problems = [f"missing: {name}" for name in sorted(expected_files - actual_files)]
-    problems += [f"unexpected: {name}" for name in sorted(actual_files - expected_files)]
+    problems += [
+        f"unexpected: {name}"
+        for name in sorted(actual_files - expected_files)
+        if not name.startswith(RECORDED_RESULTS)
+    ]
     problems += [
         f"differs: {name}"
         for name in sorted(expected_files & actual_files)

@@ -20,6 +20,7 @@ def test_a_drifted_example_is_reported(tmp_path):
     (example / "LICENSE").unlink()
     (example / "build").mkdir()  # build outputs are ignored, as the project's .gitignore says
     (example / "build" / "junk.o").write_text("")
+    (example / "benchmarks" / "results" / "gpu_suite.json").write_text("{}")  # recorded, not rendered
     assert render.example_differences(example) == ["missing: LICENSE", "unexpected: csrc/stray.cpp", "differs: setup.py"]
 
 

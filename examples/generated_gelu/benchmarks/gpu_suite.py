@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -58,6 +59,8 @@ def environment() -> dict[str, object]:
     nvcc = shutil.which("nvcc")
     nvcc_version = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout if nvcc else ""
     release = re.search(r"release (\S+),", nvcc_version)
+    cxx = os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++"
+    cxx_version = subprocess.run([*cxx.split(), "--version"], capture_output=True, text=True).stdout
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "gpu": torch.cuda.get_device_name(0),
@@ -66,6 +69,7 @@ def environment() -> dict[str, object]:
         "torch": torch.__version__,
         "torch_cuda": torch.version.cuda,
         "nvcc": release.group(1) if release else None,
+        "host_compiler": f"{cxx}: {cxx_version.splitlines()[0] if cxx_version else 'not found'}",
         "python": sys.version.split()[0],
     }
 
@@ -78,7 +82,11 @@ def sanitize(tool: str, out: Path) -> dict[str, object]:
         f"compute-sanitizer {tool}",
         [sanitizer, "--tool", tool, "--error-exitcode", "1", sys.executable, "benchmarks/sanitizer_case.py"],
         out / f"sanitizer_{tool}.log",
-        env={"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"},
+        # The package may be built in place rather than installed: put the project on the path.
+        env={
+            "PYTORCH_NO_CUDA_MEMORY_CACHING": "1",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
+        },
     )
     summary = re.findall(r"ERROR SUMMARY: .*|RACECHECK SUMMARY: .*", output)
     return {

@@ -52,13 +52,18 @@ def assert_close(actual, expected, dtype):
     torch.testing.assert_close(actual.double(), expected, rtol=rtol, atol=atol)
 
 
-def assert_bias_grad_close(actual, expected, terms, dtype):
-    """grad_bias adds one term per row (terms = the reference grad_x). Besides the rounding of the
-    result, allow the accumulation error, which grows with the terms' magnitudes, not their sum."""
+def column_magnitude(terms):
+    """Sum of |terms| over all rows, per column."""
+    return terms.abs().reshape(-1, terms.shape[-1]).sum(0)
+
+
+def assert_bias_grad_close(actual, expected, magnitude, dtype):
+    """grad_bias adds one term per row (the reference grad_x). Besides the rounding of the result,
+    allow the accumulation error, which grows with the terms' magnitude (column_magnitude), not
+    with their sum."""
     rtol, atol = TOLERANCES[dtype]
     accumulation = 1e-12 if dtype == torch.float64 else 4e-6  # float64 / float32 accumulators
-    slack = accumulation * terms.abs().reshape(-1, terms.shape[-1]).sum(0)
-    excess = (actual.double() - expected).abs() - (atol + rtol * expected.abs() + slack)
+    excess = (actual.double() - expected).abs() - (atol + rtol * expected.abs() + accumulation * magnitude)
     assert excess.numel() == 0 or excess.max() <= 0, f"grad_bias off by {excess.max():.3g} beyond tolerance"
 
 
@@ -82,7 +87,7 @@ def test_backward_matches_reference(device, dtype, shape):
     expected_x, expected_bias = reference_grads(x, bias, grad_out)
     assert grad_x.dtype == dtype and grad_bias.dtype == dtype
     assert_close(grad_x, expected_x, dtype)
-    assert_bias_grad_close(grad_bias, expected_bias, expected_x, dtype)
+    assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), dtype)
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -146,7 +151,7 @@ def test_view_with_offset_storage(device, dtype):
     grad_x, grad_bias = BACKWARD_OP(grad_out, x, bias)
     expected_x, expected_bias = reference_grads(x, bias, grad_out)
     assert_close(grad_x, expected_x, dtype)
-    assert_bias_grad_close(grad_bias, expected_bias, expected_x, dtype)
+    assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), dtype)
 
 
 @pytest.mark.parametrize("shape", [(0, 8), (3, 0), (0,), (2, 0, 5)], ids=str)
@@ -272,7 +277,7 @@ def test_non_default_stream():
     expected_x, expected_bias = reference_grads(x, bias, grad_out)
     assert_close(y, reference(x.double(), bias.double()), torch.float32)
     assert_close(grad_x, expected_x, torch.float32)
-    assert_bias_grad_close(grad_bias, expected_bias, expected_x, torch.float32)
+    assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), torch.float32)
 
 
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
@@ -283,3 +288,32 @@ def test_second_device():
     assert_close(y, reference(x.double(), bias.double()), torch.bfloat16)
     grad_x, grad_bias = torch.autograd.grad(y, (x, bias), torch.ones_like(y))
     assert grad_x.device == x.device and grad_bias.device == x.device
+
+
+@CUDA
+def test_more_than_2_31_elements():
+    # 64-bit indexing: x.numel() > 2**31 in bfloat16 (4 GiB a tensor). Checked on the first and last
+    # rows against the reference, and grad_bias against a float32 sum taken in chunks.
+    rows, cols = 2**31 // 8192 + 3, 8192
+    free, _ = torch.cuda.mem_get_info()
+    if free < 28 * 2**30:
+        pytest.skip("needs 28 GiB of free GPU memory")
+    x, bias = make_inputs((rows, cols), torch.bfloat16, "cuda")
+    grad_out = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16)
+    assert x.numel() > 2**31
+    y = op(x, bias)
+    grad_x, grad_bias = BACKWARD_OP(grad_out, x, bias)
+    for part in (slice(0, 4), slice(rows - 4, rows)):
+        xs = x[part].double()
+        assert_close(y[part], reference(xs, bias.double()), torch.bfloat16)
+        expected_x, _ = reference_grads(x[part], bias, grad_out[part])
+        assert_close(grad_x[part], expected_x, torch.bfloat16)
+    del y, grad_x
+    expected_bias = torch.zeros(cols, device="cuda", dtype=torch.float64)
+    magnitude = torch.zeros(cols, device="cuda", dtype=torch.float64)
+    for start in range(0, rows, 8192):
+        part = slice(start, min(start + 8192, rows))
+        terms, _ = reference_grads(x[part], bias, grad_out[part])
+        expected_bias += terms.sum(0)
+        magnitude += column_magnitude(terms)
+    assert_bias_grad_close(grad_bias, expected_bias, magnitude, torch.bfloat16)

@@ -1,11 +1,11 @@
 """fused_bias_gelu: y = gelu_tanh(x + bias), fused into one pass over x.
 
-The schema is defined once, in C++ (csrc/fused_bias_gelu.cpp),
-where the CPU and CUDA kernels are registered too. This module adds
-what PyTorch needs from Python: a typed wrapper, fake implementations
-(shapes only, so torch.compile can trace the operator without running it),
-the autograd formula, a plain-PyTorch reference of the same math,
-and an ``nn.Module`` layer.
+The schema is defined once, in C++ (csrc/fused_bias_gelu.cpp); the CPU and
+CUDA kernels and the autograd formula are registered in C++ too. This
+module adds what PyTorch needs from Python: a typed wrapper, fake
+implementations (shapes only, so torch.compile can trace the operator
+without running it), a plain-PyTorch reference of the same math, and an
+``nn.Module`` layer.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ __all__ = [
 _OP_NAME = "generated_gelu::fused_bias_gelu"
 _BACKWARD_OP_NAME = "generated_gelu::fused_bias_gelu_backward"
 _op = torch.ops.generated_gelu.fused_bias_gelu.default
-_backward_op = torch.ops.generated_gelu.fused_bias_gelu_backward.default
 
 
 def fused_bias_gelu(x: Tensor, bias: Tensor) -> Tensor:
@@ -65,26 +64,6 @@ def _(x: Tensor, bias: Tensor) -> Tensor:
 @torch.library.register_fake(_BACKWARD_OP_NAME)
 def _(grad_out: Tensor, x: Tensor, bias: Tensor) -> tuple[Tensor, Tensor]:
     return x.new_empty(x.shape), bias.new_empty(bias.shape)
-
-
-def _setup_context(ctx, inputs: tuple[Tensor, Tensor], output: Tensor) -> None:
-    # The backward recomputes x + bias from the inputs, which autograd keeps alive anyway: nothing
-    # the size of x is stored beyond what the caller already holds.
-    x, bias = inputs
-    if ctx.needs_input_grad[0] or ctx.needs_input_grad[1]:
-        ctx.save_for_backward(x, bias)
-
-
-def _backward(ctx, grad_out: Tensor) -> tuple[Tensor | None, Tensor | None]:
-    x, bias = ctx.saved_tensors
-    grad_x, grad_bias = _backward_op(grad_out, x, bias)
-    return (
-        grad_x if ctx.needs_input_grad[0] else None,
-        grad_bias if ctx.needs_input_grad[1] else None,
-    )
-
-
-torch.library.register_autograd(_OP_NAME, _backward, setup_context=_setup_context)
 
 
 class FusedBiasGelu(nn.Module):
