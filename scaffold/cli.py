@@ -1,10 +1,11 @@
 """The `scaffold` command: what the template's maintainers and first-time users run besides copier.
 
-    scaffold demo DEST          render the example answers into DEST, build it, run its tests and its
-                                quick benchmark (on the CPU where there is no GPU)
-    scaffold render-example     render examples/generated_gelu afresh from the template
-    scaffold check-example      exit 1 if examples/generated_gelu differs from a fresh rendering
-    scaffold gpu-bundle DEST    render the example and the other activations for a GPU machine run
+scaffold demo DEST          render the example answers into DEST, build it, run its tests and its
+                            quick benchmark (on the CPU where there is no GPU)
+scaffold render-example     render examples/generated_gelu afresh from the template
+scaffold check-example      exit 1 if examples/generated_gelu differs from a fresh rendering
+scaffold gpu-bundle DEST    render the example and the other activations for a GPU machine run
+scaffold results-table      print (--write: update in the READMEs) the tables of the GPU results
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import gpu, project, render
+from . import gpu, project, render, results
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -53,8 +54,19 @@ def _gpu_bundle(args: argparse.Namespace) -> int:
     return 0
 
 
+def _results_table(args: argparse.Namespace) -> int:
+    if not args.write:
+        print(results.tables())
+        return 0
+    for path in results.write():
+        print(f"updated {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="scaffold", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="scaffold", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     demo = commands.add_parser("demo", help="render the example into a new folder, build it, run its tests")
@@ -62,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--skip-benchmark", action="store_true", help="do not run the quick benchmark")
     demo.set_defaults(run=_demo)
 
-    commands.add_parser("render-example", help="render examples/generated_gelu afresh").set_defaults(run=_render_example)
+    commands.add_parser("render-example", help="render examples/generated_gelu afresh").set_defaults(
+        run=_render_example
+    )
     commands.add_parser("check-example", help="check that examples/generated_gelu is up to date").set_defaults(
         run=_check_example
     )
@@ -70,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     bundle = commands.add_parser("gpu-bundle", help="render the projects a GPU machine run needs")
     bundle.add_argument("destination")
     bundle.set_defaults(run=_gpu_bundle)
+
+    table = commands.add_parser("results-table", help="performance tables from the committed GPU results")
+    table.add_argument("--write", action="store_true", help="update the tables in the READMEs")
+    table.set_defaults(run=_results_table)
 
     args = parser.parse_args(argv)
     try:

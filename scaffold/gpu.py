@@ -50,8 +50,8 @@ def bundle(destination: Path) -> Path:
             **render.EXAMPLE_ANSWERS,
             "activation": activation,
             "op_name": f"fused_bias_{activation}",
-            "package_name": f"generated_{activation}",
-            "project_name": f"Generated {activation}",
+            "package_name": f"example_{activation}",
+            "project_name": f"Example {activation}",
         }
         render.render(destination / activation, answers)
     script = destination / "run.sh"

@@ -17,6 +17,8 @@ import pathspec
 TEMPLATE_ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_DIR = TEMPLATE_ROOT / "examples" / "generated_gelu"
 ANSWERS_FILE = ".copier-answers.yml"
+# Measurements a project records (benchmarks/gpu_suite.py writes them): data, not rendered files.
+RECORDED_RESULTS = "benchmarks/results/"
 
 # The answers the shipped example is rendered with. Every other answer takes its default, except
 # the year, which is pinned so that the example does not change on New Year's Day.
@@ -74,9 +76,18 @@ def render_example(destination: Path = EXAMPLE_DIR) -> Path:
         kept = [line for line in lines if not line.startswith(("_commit:", "_src_path:"))]
         kept.insert(1, "_src_path: ../..\n")
         answers.write_text("".join(kept))
+        recorded = Path(scratch) / "recorded"
+        if (destination / RECORDED_RESULTS).is_dir():  # measurements, kept across renderings
+            shutil.copytree(destination / RECORDED_RESULTS, recorded)
         if destination.exists():
             shutil.rmtree(destination)
         shutil.copytree(rendered, destination)
+        if recorded.is_dir():
+            shutil.copytree(recorded, destination / RECORDED_RESULTS, dirs_exist_ok=True)
+            rendered_files = (rendered / RECORDED_RESULTS).rglob("*")
+            for path in rendered_files:  # rendered files win over their recorded copies
+                if path.is_file():
+                    shutil.copy2(path, destination / RECORDED_RESULTS / path.relative_to(rendered / RECORDED_RESULTS))
     return destination
 
 
@@ -95,10 +106,6 @@ def _files(project: Path) -> Iterator[str]:
             yield relative
 
 
-# Measurements a project records (benchmarks/gpu_suite.py writes them): data, not rendered files.
-RECORDED_RESULTS = "benchmarks/results/"
-
-
 def tree_differences(expected: Path, actual: Path) -> list[str]:
     """Files that differ between two project trees, one line each.
 
@@ -107,9 +114,7 @@ def tree_differences(expected: Path, actual: Path) -> list[str]:
     expected_files, actual_files = set(_files(expected)), set(_files(actual))
     problems = [f"missing: {name}" for name in sorted(expected_files - actual_files)]
     problems += [
-        f"unexpected: {name}"
-        for name in sorted(actual_files - expected_files)
-        if not name.startswith(RECORDED_RESULTS)
+        f"unexpected: {name}" for name in sorted(actual_files - expected_files) if not name.startswith(RECORDED_RESULTS)
     ]
     problems += [
         f"differs: {name}"

@@ -21,7 +21,11 @@ def test_a_drifted_example_is_reported(tmp_path):
     (example / "build").mkdir()  # build outputs are ignored, as the project's .gitignore says
     (example / "build" / "junk.o").write_text("")
     (example / "benchmarks" / "results" / "gpu_suite.json").write_text("{}")  # recorded, not rendered
-    assert render.example_differences(example) == ["missing: LICENSE", "unexpected: csrc/stray.cpp", "differs: setup.py"]
+    assert render.example_differences(example) == [
+        "missing: LICENSE",
+        "unexpected: csrc/stray.cpp",
+        "differs: setup.py",
+    ]
 
 
 def test_example_answers_file_records_the_example_answers():
@@ -29,3 +33,13 @@ def test_example_answers_file_records_the_example_answers():
     assert {key: answers[key] for key in render.EXAMPLE_ANSWERS} == render.EXAMPLE_ANSWERS
     assert answers["_src_path"] == "../.."
     assert answers["namespace"] == "generated_gelu"  # the default: the package name
+
+
+def test_rendering_the_example_keeps_its_recorded_results(tmp_path):
+    example = tmp_path / "example"
+    shutil.copytree(render.EXAMPLE_DIR, example)
+    recorded = example / "benchmarks" / "results" / "activations" / "relu" / "gpu_suite.json"
+    assert recorded.is_file()
+    (example / "setup.py").write_text("# drifted\n")
+    render.render_example(example)
+    assert recorded.is_file() and render.example_differences(example) == []

@@ -99,7 +99,9 @@ LONG_NAMES = {
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
 @pytest.mark.parametrize(
-    "answers", [{}, {"activation": "sigmoid"}, {"activation": "relu", **LONG_NAMES}], ids=["defaults", "sigmoid", "long"]
+    "answers",
+    [{}, {"activation": "sigmoid"}, {"activation": "relu", **LONG_NAMES}],
+    ids=["defaults", "sigmoid", "long"],
 )
 def test_rendered_python_passes_ruff(render_project, answers):
     project = render_project(**answers)

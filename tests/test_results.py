@@ -1,0 +1,30 @@
+"""The committed GPU results and the README tables generated from them."""
+
+import json
+
+import pytest
+
+from scaffold import results
+
+
+@pytest.mark.parametrize("readme", results.READMES, ids=lambda path: path.name)
+def test_readme_tables_match_the_recorded_results(readme):
+    assert results.section_of(readme.read_text()) == results.tables(), "run: scaffold results-table --write"
+
+
+def test_the_example_passed_everything_on_the_gpu():
+    suite = json.loads((results.RESULTS_DIR / "gpu_suite.json").read_text())
+    assert suite["failed"] == []
+    assert suite["build"]["ok"] and suite["tests"]["ok"] and " failed" not in suite["tests"]["summary"]
+    assert [s["verdict"] for s in suite["sanitizer"]] == ["clean", "clean"]
+    for key in ("date", "gpu", "torch", "torch_cuda", "nvcc"):
+        assert suite["environment"][key]
+
+
+@pytest.mark.parametrize("activation", ["gelu", "relu", "silu", "sigmoid"])
+def test_every_activation_was_benchmarked_and_tested_on_the_gpu(activation):
+    folder = results.RESULTS_DIR / "activations" / activation
+    suite = json.loads((folder / "gpu_suite.json").read_text())
+    bench = json.loads(next(folder.glob("bench_*.json")).read_text())
+    assert suite["failed"] == [] and suite["tests"]["ok"]
+    assert bench["meta"]["activation"] == activation and bench["meta"]["device_type"] == "gpu"
