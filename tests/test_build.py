@@ -4,9 +4,13 @@ On a machine without a GPU (CI) this builds and tests the CPU kernels; the CUDA 
 recorded from the GPU machine in examples/generated_gelu/benchmarks/results/.
 """
 
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
+import torch
 
 from scaffold import project, render
 
@@ -46,3 +50,35 @@ def test_a_failing_step_is_reported(render_project):
     (broken / "csrc" / "fused_bias_relu.cpp").write_text("this is not C++\n")
     with pytest.raises(project.StepFailed, match="build failed"):
         project.build(broken)
+
+
+def _setup_py(project_dir, env, *args):
+    return subprocess.run(
+        [sys.executable, "setup.py", "build_ext", "--inplace", *args],
+        cwd=project_dir,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.skipif(torch.version.cuda is not None, reason="checks the refusal on a CPU-only torch")
+def test_force_cuda_on_a_cpu_torch_fails_with_the_reason(render_project):
+    result = _setup_py(render_project(), {"FORCE_CUDA": "1"})
+    assert result.returncode != 0
+    assert "CUDA was requested, but torch" in result.stderr + result.stdout
+    assert "is a CPU-only build" in result.stderr + result.stdout
+
+
+def test_contradicting_cuda_switches_are_refused(render_project):
+    result = _setup_py(render_project(), {"FORCE_CUDA": "1", "USE_CUDA": "0"})
+    assert result.returncode != 0 and "contradict each other" in result.stderr + result.stdout
+
+
+def test_debug_build_compiles_without_optimization(render_project):
+    project_dir = render_project(activation="sigmoid")
+    result = _setup_py(project_dir, {"DEBUG": "1", "USE_CUDA": "0"})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    compile_lines = [line for line in result.stdout.splitlines() if " -c " in line and "csrc/" in line]
+    assert compile_lines and all(" -O0 -g" in line for line in compile_lines)
+    assert "building the CPU kernels only" in result.stdout
