@@ -28,3 +28,9 @@ def test_every_activation_was_benchmarked_and_tested_on_the_gpu(activation):
     bench = json.loads(next(folder.glob("bench_*.json")).read_text())
     assert suite["failed"] == [] and suite["tests"]["ok"]
     assert bench["meta"]["activation"] == activation and bench["meta"]["device_type"] == "gpu"
+
+
+def test_the_example_passed_on_two_gpus():
+    suite = json.loads((results.RESULTS_DIR / "two_gpus" / "gpu_suite.json").read_text())
+    assert suite["environment"]["gpu_count"] == 2 and suite["tests"]["ok"]
+    assert "skipped" not in suite["tests"]["summary"]  # the second-device test ran
