@@ -5,9 +5,10 @@
 1. builds the extension with the CUDA kernels (FORCE_CUDA=1) and times the build;
 2. runs the full test suite, which now includes the CUDA cases (CUDA graphs, a non-default stream,
    a second device where there is one);
-3. runs compute-sanitizer memcheck and racecheck on a small workload (benchmarks/sanitizer_case.py);
-4. runs the benchmark over its dtypes and shapes (JSON), and plots achieved GB/s against size for
-   this operator, PyTorch eager, torch.compile and a device-to-device copy (PNG);
+3. runs compute-sanitizer memcheck and racecheck on each operator's small workload
+   (benchmarks/sanitize_<op>.py);
+4. runs each operator's benchmark over its dtypes and shapes (JSON), and plots achieved GB/s
+   against size for the operator, PyTorch eager, torch.compile and a device-to-device copy (PNG);
 5. writes gpu_suite.json: date, GPU, torch and CUDA versions, build time, test summary, sanitizer
    verdicts, and the paths of the benchmark results.
 
@@ -31,7 +32,8 @@ from pathlib import Path
 import torch
 
 PROJECT = Path(__file__).resolve().parent.parent
-OP_NAME = "fused_bias_gelu"
+# Every operator of the project has benchmarks/bench_<op>.py and benchmarks/sanitize_<op>.py.
+OPS = sorted(path.stem.removeprefix("bench_") for path in (PROJECT / "benchmarks").glob("bench_*.py"))
 
 
 def run(
@@ -74,14 +76,14 @@ def environment() -> dict[str, object]:
     }
 
 
-def sanitize(tool: str, out: Path) -> dict[str, object]:
+def sanitize(op: str, tool: str, out: Path) -> dict[str, object]:
     sanitizer = shutil.which("compute-sanitizer")
     if sanitizer is None:
-        return {"tool": tool, "verdict": "not run: compute-sanitizer is not on PATH"}
+        return {"op": op, "tool": tool, "verdict": "not run: compute-sanitizer is not on PATH"}
     code, seconds, output = run(
-        f"compute-sanitizer {tool}",
-        [sanitizer, "--tool", tool, "--error-exitcode", "1", sys.executable, "benchmarks/sanitizer_case.py"],
-        out / f"sanitizer_{tool}.log",
+        f"compute-sanitizer {tool} ({op})",
+        [sanitizer, "--tool", tool, "--error-exitcode", "1", sys.executable, f"benchmarks/sanitize_{op}.py"],
+        out / f"sanitizer_{tool}_{op}.log" if len(OPS) > 1 else out / f"sanitizer_{tool}.log",
         # The package may be built in place rather than installed: put the project on the path.
         env={
             "PYTORCH_NO_CUDA_MEMORY_CACHING": "1",
@@ -90,6 +92,7 @@ def sanitize(tool: str, out: Path) -> dict[str, object]:
     )
     summary = re.findall(r"ERROR SUMMARY: .*|RACECHECK SUMMARY: .*", output)
     return {
+        "op": op,
         "tool": tool,
         "verdict": "clean" if code == 0 else "errors found",
         "summary": summary[-1] if summary else None,
@@ -97,7 +100,7 @@ def sanitize(tool: str, out: Path) -> dict[str, object]:
     }
 
 
-def plot(results_json: Path, png: Path) -> None:
+def plot(op: str, results_json: Path, png: Path) -> None:
     """Achieved GB/s (floor bytes / time) against the bytes moved, one panel per pass and dtype."""
     import matplotlib
 
@@ -131,7 +134,7 @@ def plot(results_json: Path, png: Path) -> None:
             ax.legend()
     meta = data["meta"]
     versions = f"torch {meta['torch_version']}, CUDA {meta['cuda_version']}"
-    fig.suptitle(f"{OP_NAME} on {meta['device_name']} ({versions}, {meta['date']})")
+    fig.suptitle(f"{op} on {meta['device_name']} ({versions}, {meta['date']})")
     fig.tight_layout()
     fig.savefig(png, dpi=110)
     print(f"wrote {png}")
@@ -185,23 +188,26 @@ def main() -> int:
         failed.append("tests")
 
     if not args.skip_sanitizer:
-        record["sanitizer"] = [sanitize(tool, out) for tool in ("memcheck", "racecheck")]
-        failed += [f"sanitizer {s['tool']}" for s in record["sanitizer"] if s["verdict"] == "errors found"]
+        record["sanitizer"] = [sanitize(op, tool, out) for op in OPS for tool in ("memcheck", "racecheck")]
+        failed += [f"sanitizer {s['tool']} {s['op']}" for s in record["sanitizer"] if s["verdict"] != "clean"]
 
     if not args.skip_benchmark:
-        results_json = out / f"bench_{OP_NAME}.json"
-        code, seconds, _ = run(
-            "benchmark",
-            [sys.executable, f"benchmarks/bench_{OP_NAME}.py", "--json", str(results_json), *args.bench_args],
-            out / "benchmark.log",
-        )
-        record["benchmark"] = {"json": results_json.name, "ok": code == 0, "seconds": round(seconds, 1)}
-        if code == 0:
-            png = out / f"bench_{OP_NAME}.png"
-            plot(results_json, png)
-            record["benchmark"]["png"] = png.name
-        else:
-            failed.append("benchmark")
+        record["benchmark"] = []
+        for op in OPS:
+            results_json = out / f"bench_{op}.json"
+            code, seconds, _ = run(
+                f"benchmark ({op})",
+                [sys.executable, f"benchmarks/bench_{op}.py", "--json", str(results_json), *args.bench_args],
+                out / ("benchmark.log" if len(OPS) == 1 else f"benchmark_{op}.log"),
+            )
+            entry = {"op": op, "json": results_json.name, "ok": code == 0, "seconds": round(seconds, 1)}
+            if code == 0:
+                png = out / f"bench_{op}.png"
+                plot(op, results_json, png)
+                entry["png"] = png.name
+            else:
+                failed.append(f"benchmark {op}")
+            record["benchmark"].append(entry)
 
     record["failed"] = failed
     (out / "gpu_suite.json").write_text(json.dumps(record, indent=2) + "\n")

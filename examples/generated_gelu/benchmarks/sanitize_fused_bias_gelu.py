@@ -1,7 +1,7 @@
 """A small workload for compute-sanitizer: every code path of the CUDA kernels, once.
 
-    compute-sanitizer --tool memcheck python benchmarks/sanitizer_case.py
-    compute-sanitizer --tool racecheck python benchmarks/sanitizer_case.py
+    compute-sanitizer --tool memcheck python benchmarks/sanitize_fused_bias_gelu.py
+    compute-sanitizer --tool racecheck python benchmarks/sanitize_fused_bias_gelu.py
 
 Shapes cover the vectorized path (N a multiple of 16 bytes), each narrower vector width, the
 scalar path (odd N, N = 1), a misaligned view, rows left over after the unrolled loop, and a
@@ -12,7 +12,7 @@ cached block.
 
 import torch
 
-import {{ package_name }}
+import generated_gelu
 
 SHAPES = [(257, 1024), (33, 1000), (7, 998), (5, 257), (9, 1), (3000, 64), (1, 4096)]
 
@@ -24,7 +24,7 @@ def main() -> None:
             for view in (x[:-1].view(rows, cols), x[1:].view(rows, cols)):
                 bias = torch.randn(cols, device="cuda", dtype=dtype, requires_grad=True)
                 leaf = view.detach().requires_grad_()
-                y = {{ package_name }}.{{ op_name }}(leaf, bias)
+                y = generated_gelu.fused_bias_gelu(leaf, bias)
                 torch.autograd.grad(y, (leaf, bias), torch.randn_like(y))
     torch.cuda.synchronize()
     print("sanitizer case: done")

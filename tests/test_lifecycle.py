@@ -1,0 +1,269 @@
+"""copier update and several operators per project, with real tags in temporary git repositories.
+
+Each test copies this repository's template into a fresh git repository tagged v0.1.0, generates
+a project from the tag, lets its "owner" edit it, releases a v0.2.0 of the template, and updates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import warnings
+from pathlib import Path
+
+import copier
+import pytest
+import yaml
+
+from scaffold import project, render
+
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+}
+
+
+@pytest.fixture(autouse=True)
+def _git_identity(monkeypatch):
+    for key, value in GIT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+    # Warnings copier prints on every run here: the dirty template check, a new project's
+    # missing answers file (read by the add-an-operator mode).
+    warnings.filterwarnings("ignore", message="File not found; returning empty dict")
+
+
+def git(directory: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=directory, check=True, capture_output=True, text=True).stdout
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+class TemplateRepo:
+    """A copy of this repository's template in its own git repository, released with tags."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        shutil.copy(render.TEMPLATE_ROOT / "copier.yml", root / "copier.yml")
+        shutil.copytree(render.TEMPLATE_ROOT / "template", root / "template")
+        git(root, "init", "-q")
+        self.release("v0.1.0")
+
+    def file(self, relative: str) -> Path:
+        return self.root / "template" / relative
+
+    def release(self, tag: str) -> None:
+        git(self.root, "add", "-A")
+        git(self.root, "commit", "-q", "--allow-empty", "-m", f"release {tag}")
+        git(self.root, "tag", tag)
+
+    def copy(self, destination: Path, answers: dict, **options) -> Path:
+        copier.run_copy(str(self.root), str(destination), data=answers, defaults=True, quiet=True, **options)
+        return destination
+
+    def update(self, destination: Path, **options) -> None:
+        options.setdefault("defaults", True)
+        copier.run_update(str(destination), overwrite=True, quiet=True, conflict="inline", **options)
+
+
+def commit_all(directory: Path, message: str) -> None:
+    git(directory, "add", "-A")
+    git(directory, "commit", "-q", "-m", message)
+
+
+def digest(directory: Path, relative_paths: list[str]) -> dict[str, str]:
+    return {path: hashlib.sha256((directory / path).read_bytes()).hexdigest() for path in relative_paths}
+
+
+@pytest.fixture
+def template_repo(tmp_path) -> TemplateRepo:
+    root = tmp_path / "template-repo"
+    root.mkdir()
+    return TemplateRepo(root)
+
+
+@pytest.fixture
+def generated(template_repo, tmp_path) -> Path:
+    """A project generated from v0.1.0 and committed, as its owner would."""
+    destination = template_repo.copy(tmp_path / "project", {"op_name": "my_op"}, vcs_ref="v0.1.0")
+    git(destination, "init", "-q")
+    commit_all(destination, "generated from the template v0.1.0")
+    return destination
+
+
+OWNER_GRAIN = "65536 / std::max<int64_t>(cols, 1)); }  // owner: larger tasks"
+TEMPLATE_GRAIN = "16384 / std::max<int64_t>(cols, 1)); }  // v0.2.0"
+
+
+def test_update_keeps_the_owners_edits_and_brings_the_templates_changes(template_repo, generated):
+    # The owner edits a kernel, the tests and the README.
+    edit(generated / "csrc/my_op_cpu.cpp", "32768 / std::max<int64_t>(cols, 1)); }", OWNER_GRAIN)
+    with (generated / "tests/test_my_op.py").open("a") as tests:
+        tests.write("\n\ndef test_added_by_the_owner():\n    assert op is not None\n")
+    with (generated / "README.md").open("a") as readme:
+        readme.write("\n## Our notes\n\nWritten by the owner.\n")
+    commit_all(generated, "owner's edits")
+
+    # v0.2.0 changes the kernel line the owner changed, the README elsewhere, and a file the owner
+    # did not touch.
+    edit(template_repo.file("csrc/{{op_name}}_cpu.cpp.jinja"), "32768 / std::max<int64_t>(cols, 1)); }", TEMPLATE_GRAIN)
+    edit(template_repo.file("README.md.jinja"), "## Test\n", "## Test\n\nA note added by the template v0.2.0.\n")
+    edit(template_repo.file("csrc/{{op_name}}.cpp.jinja"), "// Schema and argument", "// v0.2.0: schema and argument")
+    template_repo.release("v0.2.0")
+
+    template_repo.update(generated)
+
+    answers = yaml.safe_load((generated / ".copier-answers.yml").read_text())
+    assert answers["_commit"] == "v0.2.0"
+    readme = (generated / "README.md").read_text()
+    assert "Written by the owner." in readme and "A note added by the template v0.2.0." in readme
+    assert "def test_added_by_the_owner" in (generated / "tests/test_my_op.py").read_text()
+    assert (generated / "csrc/my_op.cpp").read_text().startswith("// v0.2.0: schema and argument")
+
+    # Both changed the same line: the file holds both versions between conflict markers.
+    kernel = (generated / "csrc/my_op_cpu.cpp").read_text()
+    conflict = re.search(r"<<<<<<< before updating\n(.*?)=======\n(.*?)>>>>>>> after updating\n", kernel, re.S)
+    assert conflict and OWNER_GRAIN in conflict.group(1) and TEMPLATE_GRAIN in conflict.group(2)
+    assert "UU csrc/my_op_cpu.cpp" in git(generated, "status", "--short")
+
+    # The owner resolves it (keeping their line), and the project builds and passes its tests.
+    (generated / "csrc/my_op_cpu.cpp").write_text(kernel.replace(conflict.group(0), conflict.group(1)))
+    commit_all(generated, "update to the template v0.2.0")
+    project.build(generated)
+    project.run_tests(generated, ["-k", "cpu"])
+
+
+def test_deleted_and_renamed_files_are_left_alone(template_repo, generated):
+    git(generated, "rm", "-q", "benchmarks/sanitize_my_op.py")
+    git(generated, "mv", "benchmarks/bench_my_op.py", "benchmarks/benchmark_my_op.py")
+    commit_all(generated, "owner deletes one generated file and renames another")
+    edit(template_repo.file("benchmarks/sanitize_{{op_name}}.py.jinja"), '"""A small', '"""v0.2.0: a small')
+    edit(template_repo.file("benchmarks/bench_{{op_name}}.py.jinja"), '"""Benchmark', '"""v0.2.0: Benchmark')
+    template_repo.release("v0.2.0")
+
+    template_repo.update(generated)
+
+    # Deleted stays deleted, and the renamed file keeps its name and content: the template's
+    # changes to either do not arrive (README: "Updating from the template").
+    assert not (generated / "benchmarks/sanitize_my_op.py").exists()
+    assert not (generated / "benchmarks/bench_my_op.py").exists()
+    assert "v0.2.0" not in (generated / "benchmarks/benchmark_my_op.py").read_text()
+    assert git(generated, "status", "--short").strip() == "M .copier-answers.yml"
+
+
+def test_an_answer_changed_at_update_re_renders_the_math(template_repo, generated):
+    template_repo.update(generated, data={"activation": "silu"})
+
+    answers = yaml.safe_load((generated / ".copier-answers.yml").read_text())
+    assert answers["activation"] == "silu" and answers["op_name"] == "my_op"  # names do not move
+    assert "SiLU (swish): h * sigmoid(h)." in (generated / "csrc/my_op.h").read_text()
+    assert "F.silu(x + bias)" in (generated / "fused_bias_activation/ops/my_op.py").read_text()
+    commit_all(generated, "switch to silu")
+    project.build(generated)
+    project.run_tests(generated, ["-k", "cpu"])
+
+
+def test_a_question_added_later_takes_its_default_without_asking(template_repo, generated):
+    with (template_repo.root / "copier.yml").open("a") as config:
+        config.write('\nissue_tracker:\n  type: str\n  help: Where bugs are reported\n  default: "none yet"\n')
+    edit(template_repo.file("README.md.jinja"), "## Build\n", "Bugs: {{ issue_tracker }}.\n\n## Build\n")
+    template_repo.release("v0.2.0")
+
+    template_repo.update(generated)  # --defaults: nothing is asked
+
+    answers = yaml.safe_load((generated / ".copier-answers.yml").read_text())
+    assert answers["issue_tracker"] == "none yet" and answers["op_name"] == "my_op"
+    assert "Bugs: none yet." in (generated / "README.md").read_text()
+
+
+PROJECT_FILES = [
+    ".copier-answers.yml",
+    ".gitignore",
+    "LICENSE",
+    "README.md",
+    "pyproject.toml",
+    "setup.py",
+    "csrc/module.cpp",
+    "fused_bias_activation/__init__.py",
+    "fused_bias_activation/ops/__init__.py",
+    "benchmarks/gpu_suite.py",
+]
+FIRST_OP_FILES = [
+    "csrc/my_op.h",
+    "csrc/my_op.cpp",
+    "csrc/my_op_cpu.cpp",
+    "csrc/my_op_cuda.cu",
+    "csrc/my_op_autograd.cpp",
+    "fused_bias_activation/ops/my_op.py",
+    "tests/test_my_op.py",
+    "benchmarks/bench_my_op.py",
+    "benchmarks/sanitize_my_op.py",
+]
+
+
+def test_a_second_operator_is_added_built_and_updated_on_its_own(template_repo, generated):
+    before = digest(generated, PROJECT_FILES + FIRST_OP_FILES)
+    template_repo.copy(
+        generated,
+        {"op_name": "bias_relu", "activation": "relu"},
+        answers_file=".copier-answers.bias_relu.yml",
+        vcs_ref="v0.1.0",
+    )
+    assert digest(generated, PROJECT_FILES + FIRST_OP_FILES) == before  # nothing project-wide clobbered
+    answers = yaml.safe_load((generated / ".copier-answers.bias_relu.yml").read_text())
+    assert answers["op_name"] == "bias_relu" and answers["package_name"] == "fused_bias_activation"
+    assert 'm.def("bias_relu(Tensor x, Tensor bias) -> Tensor");' in (generated / "csrc/bias_relu.cpp").read_text()
+    assert "TORCH_LIBRARY_FRAGMENT(fused_bias_activation, m)" in (generated / "csrc/bias_relu.cpp").read_text()
+    commit_all(generated, "add the bias_relu operator")
+
+    # No hand edits: the build finds the new sources and the package imports the new module.
+    project.build(generated)
+    project.run_tests(generated, ["-k", "cpu"])
+    imported = subprocess.run(
+        ["python", "-c", "import fused_bias_activation as p; print(p.my_op.__name__, p.bias_relu.__name__)"],
+        cwd=generated,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert imported.stdout.split() == ["my_op", "bias_relu"]
+
+    # A template change to an operator's files reaches only the operator that is updated.
+    edit(template_repo.file("benchmarks/bench_{{op_name}}.py.jinja"), '"""Benchmark', '"""v0.2.0: Benchmark')
+    template_repo.release("v0.2.0")
+    git(generated, "clean", "-fdqX")  # build outputs are ignored; copier wants a clean tree anyway
+    template_repo.update(generated, answers_file=".copier-answers.bias_relu.yml")
+    assert (generated / "benchmarks/bench_bias_relu.py").read_text().startswith('"""v0.2.0: Benchmark')
+    assert digest(generated, PROJECT_FILES + FIRST_OP_FILES) == before
+
+
+def test_an_added_operator_must_use_the_projects_package(template_repo, generated):
+    with pytest.raises(ValueError, match="package_name must be the project's, 'fused_bias_activation'"):
+        template_repo.copy(
+            generated, {"op_name": "other", "package_name": "elsewhere"}, answers_file=".copier-answers.other.yml"
+        )
+
+
+def test_the_readme_lifecycle_commands_work_as_written(template_repo, tmp_path):
+    """Runs the README's "Project lifecycle" block with TEMPLATE set to a tagged template."""
+    readme = (render.TEMPLATE_ROOT / "README.md").read_text()
+    block = re.search(r"## Project lifecycle\n.*?```bash\n(.*?)```", readme, re.S).group(1)
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block],
+        cwd=workdir,
+        env={**os.environ, "TEMPLATE": str(template_repo.root)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert (workdir / "my_project/.copier-answers.bias_relu.yml").is_file()
