@@ -34,3 +34,11 @@ def test_the_example_passed_on_two_gpus():
     suite = json.loads((results.RESULTS_DIR / "two_gpus" / "gpu_suite.json").read_text())
     assert suite["environment"]["gpu_count"] == 2 and suite["tests"]["ok"]
     assert "skipped" not in suite["tests"]["summary"]  # the second-device test ran
+
+
+def test_a_project_with_two_operators_passed_on_the_gpu():
+    suite = json.loads((results.RESULTS_DIR / "two_operators" / "gpu_suite.json").read_text())
+    assert suite["failed"] == [] and suite["tests"]["ok"]
+    assert {s["op"] for s in suite["sanitizer"]} == {"fused_bias_gelu", "bias_silu"}
+    assert all(s["verdict"] == "clean" for s in suite["sanitizer"])
+    assert [b["op"] for b in suite["benchmark"]] == ["bias_silu", "fused_bias_gelu"]
