@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from . import gpu, project, render, results
+from . import doctor, gpu, project, render, results
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -63,6 +63,10 @@ def _results_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    return doctor.load().main(["--cpu"] if args.cpu else [])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="scaffold", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -88,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     table = commands.add_parser("results-table", help="performance tables from the committed GPU results")
     table.add_argument("--write", action="store_true", help="update the tables in the READMEs")
     table.set_defaults(run=_results_table)
+
+    check = commands.add_parser("doctor", help="preflight checks for building an extension on this machine")
+    check.add_argument("--cpu", action="store_true", help="only what a CPU build needs")
+    check.set_defaults(run=_doctor)
 
     args = parser.parse_args(argv)
     try:

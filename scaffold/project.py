@@ -36,8 +36,8 @@ def build(project: Path, env: Mapping[str, str] | None = None) -> None:
     _run("build", [sys.executable, "setup.py", "build_ext", "--inplace"], project, env)
 
 
-def run_tests(project: Path, pytest_args: Sequence[str] = ()) -> None:
-    _run("tests", [sys.executable, "-m", "pytest", "-q", *pytest_args], project)
+def run_tests(project: Path, pytest_args: Sequence[str] = (), env: Mapping[str, str] | None = None) -> None:
+    _run("tests", [sys.executable, "-m", "pytest", "-q", *pytest_args], project, env)
 
 
 def run_benchmark(project: Path, benchmark_args: Sequence[str] = ("--quick",)) -> None:

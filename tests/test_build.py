@@ -4,10 +4,12 @@ On a machine without a GPU (CI) this builds and tests the CPU kernels; the CUDA 
 recorded from the GPU machine in examples/generated_gelu/benchmarks/results/.
 """
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 import torch
@@ -82,3 +84,59 @@ def test_debug_build_compiles_without_optimization(render_project):
     compile_lines = [line for line in result.stdout.splitlines() if " -c " in line and "csrc/" in line]
     assert compile_lines and all(" -O0 -g" in line for line in compile_lines)
     assert "building the CPU kernels only" in result.stdout
+
+
+def test_the_wheel_is_one_abi3_wheel_that_works_installed(built_example, tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-build-isolation", "--no-deps", "-w", str(dist), "."],
+        cwd=built_example,
+        check=True,
+    )
+    (wheel,) = dist.glob("*.whl")
+    assert wheel.name.startswith("generated_gelu-0.1.0-cp310-abi3-"), wheel.name
+    contents = zipfile.ZipFile(wheel).namelist()
+    print("\n".join(contents))
+    for expected in (
+        "generated_gelu/_C.abi3.so",
+        "generated_gelu/ops/fused_bias_gelu.py",
+        "generated_gelu/__init__.py",
+    ):
+        assert expected in contents
+    assert any(name.endswith("licenses/LICENSE") for name in contents)
+    assert not any(name.startswith(("csrc/", "tests/", "build_config", "doctor")) for name in contents)
+
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)], check=True
+    )
+    check = (
+        "import torch, generated_gelu as g; x = torch.randn(5, 16); b = torch.randn(16); "
+        "assert torch.allclose(g.fused_bias_gelu(x, b), g.reference_fused_bias_gelu(x, b), atol=1e-6); "
+        "print(g.__file__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.startswith(str(site))  # the installed copy, not the checkout
+
+
+def test_the_jit_build_compiles_the_same_sources_and_rebuilds_only_what_changed(tmp_path):
+    example = tmp_path / "generated_gelu"
+    shutil.copytree(render.EXAMPLE_DIR, example, ignore=shutil.ignore_patterns("build", "*.so"))
+    result = subprocess.run(
+        [sys.executable, "benchmarks/jit_rebuild.py", "--json", str(tmp_path / "jit.json")],
+        cwd=example,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    times = json.loads((tmp_path / "jit.json").read_text())
+    print(times)  # measured, not asserted: timings belong to benchmarks
+    assert times["edited"] == "fused_bias_gelu_cpu.cpp"
+    project.run_tests(example, ["-k", "cpu and (forward or backward or opcheck)"], env={"GENERATED_GELU_JIT": "1"})

@@ -99,13 +99,14 @@ def generated(template_repo, tmp_path) -> Path:
     return destination
 
 
-OWNER_GRAIN = "65536 / std::max<int64_t>(cols, 1)); }  // owner: larger tasks"
-TEMPLATE_GRAIN = "16384 / std::max<int64_t>(cols, 1)); }  // v0.2.0"
+GRAIN = "32768 / std::max<int64_t>(cols, 1));"
+OWNER_GRAIN = "65536 / std::max<int64_t>(cols, 1));  // owner: larger tasks"
+TEMPLATE_GRAIN = "16384 / std::max<int64_t>(cols, 1));  // v0.2.0"
 
 
 def test_update_keeps_the_owners_edits_and_brings_the_templates_changes(template_repo, generated):
     # The owner edits a kernel, the tests and the README.
-    edit(generated / "csrc/my_op_cpu.cpp", "32768 / std::max<int64_t>(cols, 1)); }", OWNER_GRAIN)
+    edit(generated / "csrc/my_op_cpu.cpp", GRAIN, OWNER_GRAIN)
     with (generated / "tests/test_my_op.py").open("a") as tests:
         tests.write("\n\ndef test_added_by_the_owner():\n    assert op is not None\n")
     with (generated / "README.md").open("a") as readme:
@@ -114,7 +115,7 @@ def test_update_keeps_the_owners_edits_and_brings_the_templates_changes(template
 
     # v0.2.0 changes the kernel line the owner changed, the README elsewhere, and a file the owner
     # did not touch.
-    edit(template_repo.file("csrc/{{op_name}}_cpu.cpp.jinja"), "32768 / std::max<int64_t>(cols, 1)); }", TEMPLATE_GRAIN)
+    edit(template_repo.file("csrc/{{op_name}}_cpu.cpp.jinja"), GRAIN, TEMPLATE_GRAIN)
     edit(template_repo.file("README.md.jinja"), "## Test\n", "## Test\n\nA note added by the template v0.2.0.\n")
     edit(template_repo.file("csrc/{{op_name}}.cpp.jinja"), "// Schema and argument", "// v0.2.0: schema and argument")
     template_repo.release("v0.2.0")
@@ -187,6 +188,12 @@ def test_a_question_added_later_takes_its_default_without_asking(template_repo, 
 PROJECT_FILES = [
     ".copier-answers.yml",
     ".gitignore",
+    ".clang-format",
+    ".pre-commit-config.yaml",
+    ".github/workflows/ci.yml",
+    "build_config.py",
+    "doctor.py",
+    "fused_bias_activation/_jit.py",
     "LICENSE",
     "README.md",
     "pyproject.toml",

@@ -1,35 +1,33 @@
-"""Builds generated_gelu._C from every source in csrc/ (so a new operator needs no edit here).
+"""Builds the extension module <package>._C from every source in csrc/ (build_config.py says which
+sources and flags; a new operator needs no edit here).
 
 Environment variables:
     USE_CUDA=0               build the CPU kernels only, even where CUDA is available.
     FORCE_CUDA=1             build the CUDA kernels or fail with the reason (use it on a build
                              machine without a GPU, where silently building CPU-only is wrong).
     TORCH_CUDA_ARCH_LIST     GPU architectures, e.g. "8.0;9.0+PTX". Unset: the visible GPUs'
-                             architectures, or "8.0;9.0+PTX" when no GPU is visible.
+                             architectures, or build_config.DEFAULT_CUDA_ARCH_LIST when none is visible.
     DEBUG=1                  -O0 -g (and -G for device code) instead of optimized code.
     MAX_JOBS                 parallel compile jobs for ninja.
+    SKIP_DOCTOR=1            skip the preflight checks (doctor.py) before a CUDA build.
 
 Metadata lives in pyproject.toml; this file only describes the extension module.
 """
 
-import glob
 import os
+import sys
 
 import torch
 from setuptools import setup
 from torch.utils.cpp_extension import CUDA_HOME, BuildExtension, CppExtension, CUDAExtension
 
-PACKAGE = "generated_gelu"
-DEFAULT_CUDA_ARCH_LIST = "8.0;9.0+PTX"
-
-
-def env_flag(name: str) -> bool | None:
-    value = os.environ.get(name)
-    return None if value is None else value.strip().lower() in ("1", "true", "yes", "on")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # pip's build backend does not
+import build_config  # noqa: E402
+import doctor  # noqa: E402
 
 
 def build_with_cuda() -> bool:
-    use_cuda, force_cuda = env_flag("USE_CUDA"), env_flag("FORCE_CUDA")
+    use_cuda, force_cuda = build_config.env_flag("USE_CUDA"), build_config.env_flag("FORCE_CUDA")
     if use_cuda is False:
         if force_cuda:
             raise SystemExit("USE_CUDA=0 and FORCE_CUDA=1 contradict each other; unset one of them.")
@@ -44,41 +42,42 @@ def build_with_cuda() -> bool:
     return not missing
 
 
+def preflight() -> None:
+    """Stop before a CUDA build that would fail, saying why and how to fix it (doctor.py)."""
+    if build_config.env_flag("SKIP_DOCTOR"):
+        return
+    findings = doctor.diagnose(doctor.gather(), want_cuda=True)
+    print(doctor.report(findings))
+    if doctor.problems(findings):
+        raise SystemExit("The CUDA build would fail: see the problems above (SKIP_DOCTOR=1 to build anyway).")
+
+
 def extension():
-    debug = bool(env_flag("DEBUG"))
+    debug = bool(build_config.env_flag("DEBUG"))
     cuda = build_with_cuda()
-    sources = sorted(glob.glob("csrc/*.cpp"))
-    cxx = ["-O0", "-g"] if debug else ["-O3"]
-    cxx += ["-fdiagnostics-color=always"]
+    cxx = build_config.cxx_flags(debug)
     if torch.__version__ < "2.7":  # newer torch defines Py_LIMITED_API itself for py_limited_api=True
         cxx.append("-DPy_LIMITED_API=0x030A0000")
-    extra_compile_args = {"cxx": cxx}
-    extra_link_args = ["-O0", "-g"] if debug else []
-    if not cuda:
-        print(f"{PACKAGE}: building the CPU kernels only")
-        return CppExtension(
-            f"{PACKAGE}._C",
-            sources,
-            include_dirs=[os.path.abspath("csrc")],
-            extra_compile_args=extra_compile_args,
-            extra_link_args=extra_link_args,
-            py_limited_api=True,
-        )
-    if not os.environ.get("TORCH_CUDA_ARCH_LIST") and not torch.cuda.is_available():
-        # torch picks the visible GPUs' architectures; with none visible it would fail, so use ours.
-        os.environ["TORCH_CUDA_ARCH_LIST"] = DEFAULT_CUDA_ARCH_LIST
-    arch_list = os.environ.get("TORCH_CUDA_ARCH_LIST", "those of the visible GPUs")
-    print(f"{PACKAGE}: building the CPU and CUDA kernels for TORCH_CUDA_ARCH_LIST={arch_list}")
-    sources += sorted(glob.glob("csrc/*.cu"))
-    extra_compile_args["nvcc"] = (["-O0", "-g", "-G"] if debug else ["-O3", "-lineinfo"]) + ["--threads=4"]
-    return CUDAExtension(
-        f"{PACKAGE}._C",
-        sources,
-        include_dirs=[os.path.abspath("csrc")],
-        extra_compile_args=extra_compile_args,
-        extra_link_args=extra_link_args,
+    options = dict(
+        include_dirs=[str(build_config.CSRC)],
+        extra_compile_args={"cxx": cxx},
+        extra_link_args=build_config.link_flags(debug),
         py_limited_api=True,
     )
+    # setuptools wants source paths relative to this file.
+    sources = [str(path.relative_to(build_config.ROOT)) for path in build_config.sources(cuda)]
+    name = f"{build_config.PACKAGE}._C"
+    if not cuda:
+        print(f"{build_config.PACKAGE}: building the CPU kernels only")
+        return CppExtension(name, sources, **options)
+    if not os.environ.get("TORCH_CUDA_ARCH_LIST") and not torch.cuda.is_available():
+        # torch picks the visible GPUs' architectures; with none visible it would fail, so use ours.
+        os.environ["TORCH_CUDA_ARCH_LIST"] = build_config.DEFAULT_CUDA_ARCH_LIST
+    preflight()
+    arch_list = os.environ.get("TORCH_CUDA_ARCH_LIST", "those of the visible GPUs")
+    print(f"{build_config.PACKAGE}: building the CPU and CUDA kernels for TORCH_CUDA_ARCH_LIST={arch_list}")
+    options["extra_compile_args"]["nvcc"] = build_config.nvcc_flags(debug)
+    return CUDAExtension(name, sources, **options)
 
 
 setup(

@@ -9,7 +9,8 @@
    (benchmarks/sanitize_<op>.py);
 4. runs each operator's benchmark over its dtypes and shapes (JSON), and plots achieved GB/s
    against size for the operator, PyTorch eager, torch.compile and a device-to-device copy (PNG);
-5. writes gpu_suite.json: date, GPU, torch and CUDA versions, build time, test summary, sanitizer
+5. times the just-in-time build from scratch and after editing a kernel (benchmarks/jit_rebuild.py);
+6. writes gpu_suite.json: date, GPU, torch and CUDA versions, build time, test summary, sanitizer
    verdicts, and the paths of the benchmark results.
 
 Exits non-zero if the build, a test or a sanitizer check fails.
@@ -148,6 +149,7 @@ def main() -> int:
     parser.add_argument("--skip-build", action="store_true", help="use the extension built in place")
     parser.add_argument("--skip-sanitizer", action="store_true")
     parser.add_argument("--skip-benchmark", action="store_true")
+    parser.add_argument("--skip-jit", action="store_true", help="skip timing the just-in-time build")
     parser.add_argument("--bench-args", nargs=argparse.REMAINDER, default=[], help="passed to the benchmark")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -208,6 +210,17 @@ def main() -> int:
             else:
                 failed.append(f"benchmark {op}")
             record["benchmark"].append(entry)
+
+    if not args.skip_jit:
+        jit_json = out / "jit_rebuild.json"
+        code, _, _ = run(
+            "just-in-time build",
+            [sys.executable, "benchmarks/jit_rebuild.py", "--json", str(jit_json)],
+            out / "jit.log",
+        )
+        record["jit"] = json.loads(jit_json.read_text()) if code == 0 else {"ok": False}
+        if code != 0:
+            failed.append("jit")
 
     record["failed"] = failed
     (out / "gpu_suite.json").write_text(json.dumps(record, indent=2) + "\n")

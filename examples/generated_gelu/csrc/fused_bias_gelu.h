@@ -1,9 +1,13 @@
-// fused_bias_gelu: y = gelu_tanh(x + bias) for x of shape [..., N] and bias of shape [N].
+// fused_bias_gelu: y = gelu_tanh(x + bias)
+// for x of shape [..., N] and bias of shape [N].
 //
 // The activation and its derivative are written once, here, and compiled into both the CPU kernel
-// (fused_bias_gelu_cpu.cpp) and the CUDA kernel (fused_bias_gelu_cuda.cu). To change the math of the
-// operator, edit activation() and activation_grad() below, then the plain-PyTorch reference in
-// generated_gelu/ops/fused_bias_gelu.py that the tests compare against.
+// and the CUDA kernel:
+//   csrc/fused_bias_gelu_cpu.cpp
+//   csrc/fused_bias_gelu_cuda.cu
+// To change the math of the operator, edit activation() and activation_grad() below, then the
+// plain-PyTorch reference that the tests compare against:
+//   generated_gelu/ops/fused_bias_gelu.py
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -61,7 +65,9 @@ FUSED_BIAS_GELU_HOST_DEVICE float reciprocal_(float v) {
   return 1.0f / v;
 #endif
 }
-FUSED_BIAS_GELU_HOST_DEVICE double reciprocal_(double v) { return 1.0 / v; }
+FUSED_BIAS_GELU_HOST_DEVICE double reciprocal_(double v) {
+  return 1.0 / v;
+}
 
 // 1 / (1 + exp(-v)), finite for every finite v.
 template <typename T>
@@ -106,7 +112,9 @@ FUSED_BIAS_GELU_HOST_DEVICE T activation_grad(T h) {
 void check_inputs(const at::Tensor& x, const at::Tensor& bias, const at::Tensor& grad_out = {});
 
 // x.size(-1), the length of bias: the operator views x as a [rows, cols] matrix.
-inline int64_t num_cols(const at::Tensor& x) { return x.size(-1); }
+inline int64_t num_cols(const at::Tensor& x) {
+  return x.size(-1);
+}
 
 at::Tensor forward_cpu(const at::Tensor& x, const at::Tensor& bias);
 std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out, const at::Tensor& x,

@@ -1,4 +1,5 @@
-// Autograd formula of generated_gelu::fused_bias_gelu, registered for the Autograd dispatch key.
+// Autograd formula of generated_gelu::fused_bias_gelu,
+// registered for the Autograd dispatch key.
 //
 // It is written in C++ rather than with torch.library.register_autograd in Python because a
 // Python formula costs every forward+backward two Python calls and a hand-over of the GIL to the
@@ -17,25 +18,35 @@ namespace generated_gelu::fused_bias_gelu {
 namespace {
 
 using torch::autograd::AutogradContext;
+using torch::autograd::Function;
 using torch::autograd::variable_list;
+
+// The operators' names in the dispatcher.
+constexpr const char* kForwardName =
+    "generated_gelu::"
+    "fused_bias_gelu";
+constexpr const char* kBackwardName =
+    "generated_gelu::"
+    "fused_bias_gelu_backward";
 
 at::Tensor call_forward(const at::Tensor& x, const at::Tensor& bias) {
   static const auto op = c10::Dispatcher::singleton()
-                             .findSchemaOrThrow("generated_gelu::fused_bias_gelu", "")
+                             .findSchemaOrThrow(kForwardName, "")
                              .typed<at::Tensor(const at::Tensor&, const at::Tensor&)>();
   return op.call(x, bias);
 }
 
 std::tuple<at::Tensor, at::Tensor> call_backward(const at::Tensor& grad_out, const at::Tensor& x,
                                                  const at::Tensor& bias) {
-  static const auto op =
-      c10::Dispatcher::singleton()
-          .findSchemaOrThrow("generated_gelu::fused_bias_gelu_backward", "")
-          .typed<std::tuple<at::Tensor, at::Tensor>(const at::Tensor&, const at::Tensor&, const at::Tensor&)>();
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow(kBackwardName, "")
+                             .typed<std::tuple<at::Tensor, at::Tensor>(const at::Tensor&, const at::Tensor&,
+                                                                       const at::Tensor&)>();
   return op.call(grad_out, x, bias);
 }
 
-class FusedBiasGeluFunction : public torch::autograd::Function<FusedBiasGeluFunction> {
+class FusedBiasGeluFunction  // the name of the outputs' grad_fn
+    : public Function<FusedBiasGeluFunction> {
  public:
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, const at::Tensor& bias) {
     // The backward recomputes x + bias from the inputs, which the caller holds anyway: nothing
@@ -48,7 +59,8 @@ class FusedBiasGeluFunction : public torch::autograd::Function<FusedBiasGeluFunc
   static variable_list backward(AutogradContext* ctx, variable_list grad_outputs) {
     const variable_list saved = ctx->get_saved_variables();
     auto [grad_x, grad_bias] = call_backward(grad_outputs[0], saved[0], saved[1]);
-    return {ctx->needs_input_grad(0) ? grad_x : at::Tensor(), ctx->needs_input_grad(1) ? grad_bias : at::Tensor()};
+    return {ctx->needs_input_grad(0) ? grad_x : at::Tensor(),
+            ctx->needs_input_grad(1) ? grad_bias : at::Tensor()};
   }
 };
 
@@ -61,5 +73,6 @@ at::Tensor forward_autograd(const at::Tensor& x, const at::Tensor& bias) {
 }  // namespace generated_gelu::fused_bias_gelu
 
 TORCH_LIBRARY_IMPL(generated_gelu, Autograd, m) {
-  m.impl("fused_bias_gelu", &generated_gelu::fused_bias_gelu::forward_autograd);
+  namespace op = generated_gelu::fused_bias_gelu;
+  m.impl("fused_bias_gelu", &op::forward_autograd);
 }

@@ -1,5 +1,5 @@
-// CPU kernels of generated_gelu::fused_bias_gelu: parallel over rows, float32/float64/float16/bfloat16,
-// with float math for the half types.
+// CPU kernels of generated_gelu::fused_bias_gelu:
+// parallel over rows, float32/float64/float16/bfloat16, with float math for the half types.
 #include <ATen/Dispatch.h>
 #include <ATen/OpMathType.h>
 #include <ATen/Parallel.h>
@@ -17,15 +17,20 @@ namespace generated_gelu::fused_bias_gelu {
 namespace {
 
 // Rows per parallel task: enough elements that a task outweighs its scheduling cost.
-int64_t row_grain(int64_t cols) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(cols, 1)); }
+int64_t row_grain(int64_t cols) {
+  return std::max<int64_t>(1, 32768 / std::max<int64_t>(cols, 1));
+}
 
 // grad_bias is summed over fixed chunks of rows, then over the chunks in order, so the result does
 // not depend on the number of threads: the same inputs give the same bits on every run.
 constexpr int64_t kBiasChunks = 64;
 
+// The kernels' names in the error for an unsupported dtype.
+constexpr const char* kForwardName = "fused_bias_gelu_cpu";
+constexpr const char* kBackwardName = "fused_bias_gelu_backward_cpu";
+
 template <typename scalar_t>
-void forward_kernel(const scalar_t* x, const scalar_t* bias, scalar_t* y, int64_t rows,
-                    int64_t cols) {
+void forward_kernel(const scalar_t* x, const scalar_t* bias, scalar_t* y, int64_t rows, int64_t cols) {
   using opmath_t = at::opmath_type<scalar_t>;
   const std::vector<opmath_t> b(bias, bias + cols);
   at::parallel_for(0, rows, row_grain(cols), [&](int64_t begin, int64_t end) {
@@ -40,8 +45,8 @@ void forward_kernel(const scalar_t* x, const scalar_t* bias, scalar_t* y, int64_
 }
 
 template <typename scalar_t>
-void backward_kernel(const scalar_t* grad_out, const scalar_t* x, const scalar_t* bias,
-                     scalar_t* grad_x, scalar_t* grad_bias, int64_t rows, int64_t cols) {
+void backward_kernel(const scalar_t* grad_out, const scalar_t* x, const scalar_t* bias, scalar_t* grad_x,
+                     scalar_t* grad_bias, int64_t rows, int64_t cols) {
   using opmath_t = at::opmath_type<scalar_t>;
   const std::vector<opmath_t> b(bias, bias + cols);
   const int64_t chunks = std::min(rows, kBiasChunks);
@@ -78,15 +83,15 @@ at::Tensor forward_cpu(const at::Tensor& x_in, const at::Tensor& bias_in) {
   at::Tensor y = at::empty(x.sizes(), x.options());
   const int64_t cols = num_cols(x);
   if (y.numel() == 0) return y;
-  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), "fused_bias_gelu_cpu", [&] {
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), kForwardName, [&] {
     forward_kernel<scalar_t>(x.const_data_ptr<scalar_t>(), bias.const_data_ptr<scalar_t>(),
                              y.mutable_data_ptr<scalar_t>(), x.numel() / cols, cols);
   });
   return y;
 }
 
-std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out_in,
-                                                const at::Tensor& x_in, const at::Tensor& bias_in) {
+std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out_in, const at::Tensor& x_in,
+                                                const at::Tensor& bias_in) {
   check_inputs(x_in, bias_in, grad_out_in);
   const at::Tensor grad_out = grad_out_in.contiguous();
   const at::Tensor x = x_in.contiguous();
@@ -95,7 +100,7 @@ std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out_in,
   const int64_t cols = num_cols(x);
   if (x.numel() == 0) return {grad_x, at::zeros(bias.sizes(), bias.options())};
   at::Tensor grad_bias = at::empty(bias.sizes(), bias.options());
-  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), "fused_bias_gelu_backward_cpu", [&] {
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), kBackwardName, [&] {
     backward_kernel<scalar_t>(grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(),
                               bias.const_data_ptr<scalar_t>(), grad_x.mutable_data_ptr<scalar_t>(),
                               grad_bias.mutable_data_ptr<scalar_t>(), x.numel() / cols, cols);
@@ -106,6 +111,7 @@ std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out_in,
 }  // namespace generated_gelu::fused_bias_gelu
 
 TORCH_LIBRARY_IMPL(generated_gelu, CPU, m) {
-  m.impl("fused_bias_gelu", &generated_gelu::fused_bias_gelu::forward_cpu);
-  m.impl("fused_bias_gelu_backward", &generated_gelu::fused_bias_gelu::backward_cpu);
+  namespace op = generated_gelu::fused_bias_gelu;
+  m.impl("fused_bias_gelu", &op::forward_cpu);
+  m.impl("fused_bias_gelu_backward", &op::backward_cpu);
 }

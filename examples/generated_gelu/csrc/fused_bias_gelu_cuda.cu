@@ -43,6 +43,10 @@ constexpr int kBackwardThreads = 512;
 constexpr int kForwardRowsInFlight = 2;
 constexpr int kBackwardRowsInFlight = 4;
 
+// The kernels' names in the error for an unsupported dtype.
+constexpr const char* kForwardName = "fused_bias_gelu_cuda";
+constexpr const char* kBackwardName = "fused_bias_gelu_backward_cuda";
+
 template <typename T, int kVec>
 struct alignas(sizeof(T) * kVec) Vector {
   T v[kVec];
@@ -121,7 +125,7 @@ Geometry make_geometry(int threads, int64_t rows, int64_t col_vecs, int rows_per
 
 template <typename scalar_t, int kVec, typename opmath_t>
 __device__ __forceinline__ Vector<scalar_t, kVec> forward_vector(const Vector<scalar_t, kVec>& x,
-                                                                const opmath_t (&b)[kVec]) {
+                                                                 const opmath_t (&b)[kVec]) {
   opmath_t h[kVec];
   load_opmath(x, h);
 #pragma unroll
@@ -132,9 +136,9 @@ __device__ __forceinline__ Vector<scalar_t, kVec> forward_vector(const Vector<sc
 // grad_x for one vector; adds it to acc (this thread's share of grad_bias).
 template <typename scalar_t, int kVec, typename opmath_t>
 __device__ __forceinline__ Vector<scalar_t, kVec> backward_vector(const Vector<scalar_t, kVec>& grad_out,
-                                                                 const Vector<scalar_t, kVec>& x,
-                                                                 const opmath_t (&b)[kVec],
-                                                                 opmath_t (&acc)[kVec]) {
+                                                                  const Vector<scalar_t, kVec>& x,
+                                                                  const opmath_t (&b)[kVec],
+                                                                  opmath_t (&acc)[kVec]) {
   opmath_t g[kVec], h[kVec];
   load_opmath(grad_out, g);
   load_opmath(x, h);
@@ -282,10 +286,26 @@ template <typename scalar_t, typename F>
 void dispatch_vector_width(int vec, F&& f) {
   constexpr int kMax = kMaxVectorBytes / static_cast<int>(sizeof(scalar_t));
   switch (vec) {
-    case 8: if constexpr (kMax >= 8) { f(std::integral_constant<int, 8>{}); return; } break;
-    case 4: if constexpr (kMax >= 4) { f(std::integral_constant<int, 4>{}); return; } break;
-    case 2: if constexpr (kMax >= 2) { f(std::integral_constant<int, 2>{}); return; } break;
-    default: break;
+    case 8:
+      if constexpr (kMax >= 8) {
+        f(std::integral_constant<int, 8>{});
+        return;
+      }
+      break;
+    case 4:
+      if constexpr (kMax >= 4) {
+        f(std::integral_constant<int, 4>{});
+        return;
+      }
+      break;
+    case 2:
+      if constexpr (kMax >= 2) {
+        f(std::integral_constant<int, 2>{});
+        return;
+      }
+      break;
+    default:
+      break;
   }
   f(std::integral_constant<int, 1>{});
 }
@@ -300,8 +320,9 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
   const int64_t cols = num_cols(x);
   const int64_t rows = x.numel() / cols;
   const cudaStream_t stream = c10::cuda::getCurrentCUDAStream();
-  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), "fused_bias_gelu_cuda", [&] {
-    const int vec = pick_vector_width<scalar_t>(cols, {x.const_data_ptr(), bias.const_data_ptr(), y.const_data_ptr()});
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), kForwardName, [&] {
+    const int vec =
+        pick_vector_width<scalar_t>(cols, {x.const_data_ptr(), bias.const_data_ptr(), y.const_data_ptr()});
     dispatch_vector_width<scalar_t>(vec, [&](auto vec_c) {
       constexpr int kVec = decltype(vec_c)::value;
       const auto kernel = forward_kernel<scalar_t, kVec>;
@@ -328,10 +349,10 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, 
   const int64_t cols = num_cols(x);
   const int64_t rows = x.numel() / cols;
   const cudaStream_t stream = c10::cuda::getCurrentCUDAStream();
-  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), "fused_bias_gelu_backward_cuda", [&] {
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), kBackwardName, [&] {
     using opmath_t = at::opmath_type<scalar_t>;
-    const int vec = pick_vector_width<scalar_t>(
-        cols, {grad_out.const_data_ptr(), x.const_data_ptr(), bias.const_data_ptr(), grad_x.const_data_ptr()});
+    const int vec = pick_vector_width<scalar_t>(cols, {grad_out.const_data_ptr(), x.const_data_ptr(),
+                                                       bias.const_data_ptr(), grad_x.const_data_ptr()});
     dispatch_vector_width<scalar_t>(vec, [&](auto vec_c) {
       constexpr int kVec = decltype(vec_c)::value;
       const auto kernel = backward_kernel<scalar_t, kVec>;
@@ -343,10 +364,11 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, 
                                        static_cast<int64_t>(multiprocessor_count()) * blocks_per_sm);
       // One buffer for the partial rows and the per-strip counters; only the counters need zeros.
       const int64_t partial_bytes = static_cast<int64_t>(g.grid.y) * cols * sizeof(opmath_t);
-      at::Tensor workspace = at::empty({partial_bytes + static_cast<int64_t>(g.grid.x) * 4},
-                                       x.options().dtype(at::kByte));
+      at::Tensor workspace =
+          at::empty({partial_bytes + static_cast<int64_t>(g.grid.x) * 4}, x.options().dtype(at::kByte));
       auto* partial = reinterpret_cast<opmath_t*>(workspace.mutable_data_ptr());
-      auto* strips_done = reinterpret_cast<unsigned int*>(workspace.mutable_data_ptr<uint8_t>() + partial_bytes);
+      auto* strips_done =
+          reinterpret_cast<unsigned int*>(workspace.mutable_data_ptr<uint8_t>() + partial_bytes);
       C10_CUDA_CHECK(cudaMemsetAsync(strips_done, 0, g.grid.x * sizeof(unsigned int), stream));
       kernel<<<g.grid, g.block, smem, stream>>>(
           grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(), bias.const_data_ptr<scalar_t>(),
@@ -363,6 +385,7 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, 
 }  // namespace generated_gelu::fused_bias_gelu
 
 TORCH_LIBRARY_IMPL(generated_gelu, CUDA, m) {
-  m.impl("fused_bias_gelu", &generated_gelu::fused_bias_gelu::forward_cuda);
-  m.impl("fused_bias_gelu_backward", &generated_gelu::fused_bias_gelu::backward_cuda);
+  namespace op = generated_gelu::fused_bias_gelu;
+  m.impl("fused_bias_gelu", &op::forward_cuda);
+  m.impl("fused_bias_gelu_backward", &op::backward_cuda);
 }

@@ -1,7 +1,7 @@
-// The extension module generated_gelu._C defines no Python functions. Importing it loads this
-// shared library, and the library's static initializers register every operator of the project
-// with the PyTorch dispatcher. Without pybind11 the library needs only the limited Python API, so
-// one abi3 wheel serves every CPython version from 3.10 on.
+// The extension module generated_gelu._C defines no Python functions.
+// Importing it loads this shared library, and the library's static initializers register every
+// operator of the project with the PyTorch dispatcher. Without pybind11 the library needs only the
+// limited Python API, so one abi3 wheel serves every CPython version from 3.10 on.
 #include <Python.h>
 #include <torch/library.h>
 
@@ -10,7 +10,7 @@ extern "C" PyMODINIT_FUNC PyInit__C(void) {
   return PyModule_Create(&module);
 }
 
-// Claims the namespace: another library that also defines TORCH_LIBRARY(generated_gelu) fails to
-// load instead of silently mixing its operators with ours. Each operator of the project adds its
-// schemas with TORCH_LIBRARY_FRAGMENT in its own csrc/<op>.cpp.
+// Claims the namespace generated_gelu: another library that claims it too
+// with TORCH_LIBRARY fails to load instead of silently mixing its operators with ours. Each
+// operator of the project adds its schemas with TORCH_LIBRARY_FRAGMENT in its own csrc/<op>.cpp.
 TORCH_LIBRARY(generated_gelu, m) {}

@@ -1,13 +1,23 @@
 """Generated GELU: Fused bias + gelu_tanh PyTorch operator with CPU and CUDA kernels.
 
-Importing the package loads the compiled library (``generated_gelu._C``), which registers the
-operators with PyTorch, then imports each operator's module in ``generated_gelu.ops``, which adds
-its fake (torch.compile) and autograd registrations and its Python API, re-exported here.
+Importing the package loads the compiled library, which registers the operators with PyTorch:
+``generated_gelu._C``, or with GENERATED_GELU_JIT=1 the sources of csrc/ compiled
+just in time. It then imports each operator's module in ``generated_gelu.ops``, which adds its
+fake (torch.compile) registrations and its Python API, re-exported here.
 """
 
-import torch  # noqa: F401  (first: _C links against torch's libraries, which this import loads)
+import os
 
-from . import _C, ops  # noqa: F401  (importing _C loads the library, which registers the operators)
+import torch  # noqa: F401  (first: the library links against torch's, which this import loads)
+
+if os.environ.get("GENERATED_GELU_JIT") == "1":
+    # Development: compile csrc/ just in time (only what changed) instead of importing the build.
+    from ._jit import load_sources
+
+    load_sources()
+else:
+    from . import _C  # noqa: F401  (importing _C loads the library, which registers the operators)
+from . import ops
 
 globals().update(ops.public_api)
 __all__ = sorted(ops.public_api)
