@@ -3,7 +3,7 @@
 `scaffold gpu-bundle DEST` renders the example and one project per other activation into DEST,
 with a script that runs each project's benchmarks/gpu_suite.py and gathers the results:
 
-    bash DEST/run.sh RESULTS [example|activations|all]
+    bash DEST/run.sh RESULTS [example|activations|all] ["ACTIVATION ..."]
 
 The example's results belong in examples/generated_gelu/benchmarks/results/, the other
 activations' in its activations/ subfolder.
@@ -24,17 +24,18 @@ set -u
 bundle=$(cd "$(dirname "$0")" && pwd)
 results=$(mkdir -p "$1" && cd "$1" && pwd)
 which=${{2:-all}}
+activations=${{3:-{activations}}}
 status=0
 if [ "$which" != activations ]; then
   (cd "$bundle/example" && python benchmarks/gpu_suite.py --out "$results/example") || status=1
 fi
 if [ "$which" != example ]; then
-  for activation in {activations}; do
+  for activation in $activations; do
     (cd "$bundle/$activation" && FORCE_CUDA=1 python setup.py build_ext --inplace > build.log 2>&1) &
   done
   wait
-  for activation in {activations}; do
-    (cd "$bundle/$activation" && python benchmarks/gpu_suite.py --skip-build --skip-sanitizer \\
+  for activation in $activations; do
+    (cd "$bundle/$activation" && python benchmarks/gpu_suite.py --skip-build --skip-sanitizer --skip-jit \\
         --out "$results/activations/$activation") || status=1
   done
 fi

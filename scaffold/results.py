@@ -103,8 +103,22 @@ def activations_table(results: Path = RESULTS_DIR) -> str:
     return "\n".join(lines)
 
 
+def jit_line(results: Path = RESULTS_DIR) -> str:
+    """The just-in-time rebuild times measured by benchmarks/jit_rebuild.py (GPU machine and CPU)."""
+    parts = []
+    for name in ("jit_rebuild.json", "jit_rebuild_cpu.json"):
+        if (results / name).is_file():
+            jit = _load(results / name)
+            parts.append(
+                f"{jit['device']} (torch {jit['torch']}): {jit['from_scratch_s']:.0f} s from scratch, "
+                f"{jit['after_editing_the_kernel_s']:.0f} s after editing `{jit['edited']}`, "
+                f"{jit['unchanged_s']:.0f} s unchanged"
+            )
+    return "Just-in-time build (`benchmarks/jit_rebuild.py`, a fresh process each time): " + "; ".join(parts) + "."
+
+
 def tables(results: Path = RESULTS_DIR) -> str:
-    return f"{example_table(results)}\n\n{activations_table(results)}"
+    return f"{example_table(results)}\n\n{jit_line(results)}\n\n{activations_table(results)}"
 
 
 def section_of(text: str) -> str:
