@@ -106,24 +106,20 @@ def test_the_wheel_is_one_abi3_wheel_that_works_installed(built_example, tmp_pat
     assert any(name.endswith("licenses/LICENSE") for name in contents)
     assert not any(name.startswith(("csrc/", "tests/", "build_config", "doctor")) for name in contents)
 
-    site = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)], check=True
-    )
+    # A fresh virtual environment: it sees the installed torch (too large to install again here),
+    # nothing of the checkout, and the package only as installed from the wheel.
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
     check = (
         "import torch, generated_gelu as g; x = torch.randn(5, 16); b = torch.randn(16); "
         "assert torch.allclose(g.fused_bias_gelu(x, b), g.reference_fused_bias_gelu(x, b), atol=1e-6); "
         "print(g.__file__)"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", check],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(site)},
-        capture_output=True,
-        text=True,
-    )
+    result = subprocess.run([python, "-c", check], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert result.stdout.startswith(str(site))  # the installed copy, not the checkout
+    assert result.stdout.startswith(str(venv))  # the installed copy, not the checkout
 
 
 def test_the_jit_build_compiles_the_same_sources_and_rebuilds_only_what_changed(tmp_path):
