@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 import torch
@@ -106,11 +107,15 @@ def test_the_wheel_is_one_abi3_wheel_that_works_installed(built_example, tmp_pat
     assert any(name.endswith("licenses/LICENSE") for name in contents)
     assert not any(name.startswith(("csrc/", "tests/", "build_config", "doctor")) for name in contents)
 
-    # A fresh virtual environment: it sees the installed torch (too large to install again here),
-    # nothing of the checkout, and the package only as installed from the wheel.
+    # A fresh virtual environment: it sees torch where it is installed (too large to install again
+    # here) through a .pth file, nothing of the checkout, and the package only from the wheel.
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
+    venv_site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True
+    ).stdout.strip()
+    (Path(venv_site) / "torch_location.pth").write_text(str(Path(torch.__file__).parent.parent) + "\n")
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
     check = (
         "import torch, generated_gelu as g; x = torch.randn(5, 16); b = torch.randn(16); "
