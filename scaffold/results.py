@@ -9,6 +9,7 @@ that they still match the JSON.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -17,7 +18,6 @@ from . import render
 RESULTS_DIR = render.EXAMPLE_DIR / "benchmarks" / "results"
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 READMES = (render.TEMPLATE_ROOT / "README.md", render.TEMPLATE_ROOT / "template" / "README.md.jinja")
-HEADLINE_SHAPES = ("8192x8192", "32768x4096")
 
 
 def _load(path: Path) -> dict:
@@ -36,15 +36,53 @@ def _times(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}x"
 
 
+def current_source_digest(project: Path = render.EXAMPLE_DIR) -> str:
+    """build_config.source_digest() of a project: the SHA-256 of its csrc/ as it is now."""
+    spec = importlib.util.spec_from_file_location("example_build_config", project / "build_config.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.source_digest()
+
+
+def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
+    """Whether the recorded results measured the kernel sources the example has now."""
+    recorded = suite["environment"].get("sources_sha256")
+    current = current_source_digest(project)
+    if recorded == current:
+        return f"They measured the example's current kernel sources (`csrc/`, SHA-256 `{current[:12]}`)."
+    if recorded is None:
+        return (
+            "Their run did not record which kernel sources it measured; the example's current `csrc/` "
+            f"(SHA-256 `{current[:12]}`) has not been measured."
+        )
+    return (
+        f"They measured earlier kernel sources (`csrc/` SHA-256 `{recorded[:12]}`); the example's current "
+        f"`csrc/` (SHA-256 `{current[:12]}`) has not been measured on a GPU yet."
+    )
+
+
 def _source_line(suite: dict, bench: dict) -> str:
     env, meta = suite["environment"], bench["meta"]
     return (
         f"The template's example, `{meta['op']}` (bias + {meta['activation']}), "
         f"measured {env['date'][:10]} on one {env['gpu']} (torch {env['torch']}, CUDA {env['torch_cuda']}, "
-        f"nvcc {env['nvcc']}) by `benchmarks/gpu_suite.py`; median of CUDA-event timings, random inputs, "
-        f"buffers rotated past L2. % = the bytes the operator must move (forward 2, forward+backward 5 "
-        f"per element) at the device-to-device copy rate measured in the same run, over the measured time."
+        f"nvcc {env['nvcc']}) by `benchmarks/gpu_suite.py`; random inputs, buffers rotated past L2. "
+        "'per call' = median time of one call as a program sees it (CUDA events, host launch time "
+        "included); vs eager and vs torch.compile = their per-call time over ours. % = the bytes the "
+        "operator must move (forward 2, forward+backward 5 per element) at the device-to-device copy "
+        "rate measured in the same run, over the device time of each implementation's kernels (calls "
+        "replayed from a CUDA graph, without the host's launch time). Where the copy itself takes under "
+        "20 us the host's launch time sets the pace and no percentage is shown ('host-bound'). "
+        f"{sources_statement(suite)}"
     )
+
+
+def _host_bound(row: dict) -> bool:
+    return row.get("host_bound", row["copy_ms"] < 0.02)
+
+
+def _time(ms: float | None) -> str:
+    return "n/a" if ms is None else (f"{ms * 1e3:.1f} us" if ms < 1 else f"{ms:.3f} ms")
 
 
 def example_table(results: Path = RESULTS_DIR) -> str:
@@ -53,15 +91,19 @@ def example_table(results: Path = RESULTS_DIR) -> str:
     lines = [
         _source_line(suite, bench),
         "",
-        "| dtype | shape | pass | ours ms | ours % of copy | eager % | torch.compile % | vs eager | vs torch.compile |",
+        "| dtype | shape | pass | ours per call | ours % of copy | eager % | torch.compile % | vs eager | "
+        "vs torch.compile |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for row in bench["results"]:
+        pct = row["pct_of_copy"]
+        percentages = (
+            ["host-bound"] * 3 if _host_bound(row) else [_pct(pct["ours"]), _pct(pct["eager"]), _pct(pct["compile"])]
+        )
         lines.append(
-            f"| {row['dtype']} | {_shape(row)} | {row['pass']} | {row['ms']['ours']:.4f} | "
-            f"{_pct(row['pct_of_copy']['ours'])} | {_pct(row['pct_of_copy']['eager'])} | "
-            f"{_pct(row['pct_of_copy']['compile'])} | {_times(row['speedup_vs_eager'])} | "
-            f"{_times(row['speedup_vs_compile'])} |"
+            f"| {row['dtype']} | {_shape(row)} | {row['pass']} | {_time(row['ms']['ours'])} | "
+            + " | ".join(percentages)
+            + f" | {_times(row['speedup_vs_eager'])} | {_times(row['speedup_vs_compile'])} |"
         )
     fwd_bwd = [row for row in bench["results"] if row["pass"] == "forward+backward" and row["peak_mib"]]
     if fwd_bwd:
@@ -79,25 +121,41 @@ def example_table(results: Path = RESULTS_DIR) -> str:
     return "\n".join(lines)
 
 
+def _span(values: list[float], render) -> str:
+    values = [value for value in values if value is not None]
+    if not values:
+        return "n/a"
+    low, high = min(values), max(values)
+    return render(low) if render(low) == render(high) else f"{render(low)} - {render(high)}"
+
+
 def activations_table(results: Path = RESULTS_DIR) -> str:
+    """Each activation's range over the benchmark's shapes, from its own run of the same template."""
     lines = [
-        "The same template rendered with the other activations (same GPU and run; the large shapes):",
+        "The same template rendered with each activation (same GPU and day; the example's own run above "
+        "for gelu_tanh). Ranges over the shapes above where the copy takes 20 us or more; 'slowest' = "
+        "the smallest per-call speed-up over all the shapes, host-bound ones included:",
         "",
-        "| activation | dtype | shape | forward % of copy | forward+backward % of copy | "
-        "forward+backward vs torch.compile | tests |",
+        "| activation | dtype | forward % of copy | forward+backward % of copy | slowest vs eager | "
+        "slowest vs torch.compile | tests |",
         "|---|---|---|---|---|---|---|",
     ]
-    for folder in sorted((results / "activations").iterdir()):
+    folders = [results, *sorted((results / "activations").iterdir())]
+    for folder in folders:
         bench = _load(next(folder.glob("bench_*.json")))
         suite = _load(folder / "gpu_suite.json")
-        rows = {(r["dtype"], _shape(r), r["pass"]): r for r in bench["results"]}
-        for dtype, shape in sorted({(dtype, shape) for dtype, shape, _ in rows}):
-            if shape not in HEADLINE_SHAPES:
-                continue
-            forward, both = rows[(dtype, shape, "forward")], rows[(dtype, shape, "forward+backward")]
+        rows = bench["results"]
+        for dtype in dict.fromkeys(row["dtype"] for row in rows):
+            mine = [row for row in rows if row["dtype"] == dtype]
+            timed = [row for row in mine if not _host_bound(row)]
+
+            def pct(pass_name: str, timed=timed) -> str:
+                return _span([r["pct_of_copy"]["ours"] for r in timed if r["pass"] == pass_name], _pct)
+
             lines.append(
-                f"| {bench['meta']['activation']} | {dtype} | {shape} | {_pct(forward['pct_of_copy']['ours'])} | "
-                f"{_pct(both['pct_of_copy']['ours'])} | {_times(both['speedup_vs_compile'])} | "
+                f"| {bench['meta']['activation']} | {dtype} | {pct('forward')} | {pct('forward+backward')} | "
+                f"{_times(min(r['speedup_vs_eager'] for r in mine))} | "
+                f"{_times(min((r['speedup_vs_compile'] for r in mine if r['speedup_vs_compile']), default=None))} | "
                 f"{suite['tests']['summary'].split(' in ')[0]} |"
             )
     return "\n".join(lines)
@@ -109,9 +167,15 @@ def jit_line(results: Path = RESULTS_DIR) -> str:
     for name in ("jit_rebuild.json", "jit_rebuild_cpu.json"):
         if (results / name).is_file():
             jit = _load(results / name)
+            built = jit.get("built", {})
+            rebuilt = (
+                f" (ninja rebuilt {', '.join(f'`{name}`' for name in built['after_editing_the_kernel'])})"
+                if built.get("after_editing_the_kernel")
+                else ""
+            )
             parts.append(
                 f"{jit['device']} (torch {jit['torch']}): {jit['from_scratch_s']:.0f} s from scratch, "
-                f"{jit['after_editing_the_kernel_s']:.0f} s after editing `{jit['edited']}`, "
+                f"{jit['after_editing_the_kernel_s']:.0f} s after editing `{jit['edited']}`{rebuilt}, "
                 f"{jit['unchanged_s']:.0f} s unchanged"
             )
     return "Just-in-time build (`benchmarks/jit_rebuild.py`, a fresh process each time): " + "; ".join(parts) + "."

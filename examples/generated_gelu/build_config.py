@@ -7,6 +7,7 @@ flags just in time (torch.utils.cpp_extension.load; ninja rebuilds only what cha
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -26,6 +27,14 @@ def sources(cuda: bool) -> list[Path]:
     """Every C++ source in csrc/, and every CUDA source when building the CUDA kernels."""
     found = sorted(CSRC.glob("*.cpp"))
     return found + sorted(CSRC.glob("*.cu")) if cuda else found
+
+
+def source_digest() -> str:
+    """SHA-256 of every file in csrc/ (names and contents): which kernels a measurement measured."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in CSRC.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(CSRC).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def cxx_flags(debug: bool) -> list[str]:

@@ -10,8 +10,8 @@
 4. runs each operator's benchmark over its dtypes and shapes (JSON), and plots achieved GB/s
    against size for the operator, PyTorch eager, torch.compile and a device-to-device copy (PNG);
 5. times the just-in-time build from scratch and after editing a kernel (benchmarks/jit_rebuild.py);
-6. writes gpu_suite.json: date, GPU, torch and CUDA versions, build time, test summary, sanitizer
-   verdicts, and the paths of the benchmark results.
+6. writes gpu_suite.json: date, GPU, torch and CUDA versions, the SHA-256 of the sources in csrc/,
+   build time, test summary, sanitizer verdicts, and the paths of the benchmark results.
 
 Exits non-zero if the build, a test or a sanitizer check fails.
 """
@@ -33,6 +33,9 @@ from pathlib import Path
 import torch
 
 PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+import build_config  # noqa: E402
+
 # Every operator of the project has benchmarks/bench_<op>.py and benchmarks/sanitize_<op>.py.
 OPS = sorted(path.stem.removeprefix("bench_") for path in (PROJECT / "benchmarks").glob("bench_*.py"))
 
@@ -74,6 +77,9 @@ def environment() -> dict[str, object]:
         "nvcc": release.group(1) if release else None,
         "host_compiler": f"{cxx}: {cxx_version.splitlines()[0] if cxx_version else 'not found'}",
         "python": sys.version.split()[0],
+        # Which kernels were measured: results whose digest differs from build_config.source_digest()
+        # of a checkout were measured on other sources.
+        "sources_sha256": build_config.source_digest(),
     }
 
 

@@ -66,8 +66,18 @@ DTYPES = {
     "float64": torch.float64,
 }
 DEFAULT_DTYPES = ["float32", "bfloat16", "float16"]
-# Large shapes show the bandwidth the kernels reach; 16x1024 shows the per-call overhead.
-DEFAULT_SHAPES_CUDA = ["8192x8192", "32768x4096", "4096x1024", "16x1024"]
+# Large shapes show the bandwidth the kernels reach, also for a few very wide rows and for N not a
+# multiple of the vector width; 4096x1024 and 16x1024 show the per-call overhead.
+DEFAULT_SHAPES_CUDA = [
+    "4x4194304",
+    "32x262144",
+    "32768x1023",
+    "32768x1000",
+    "8192x8192",
+    "32768x4096",
+    "4096x1024",
+    "16x1024",
+]
 DEFAULT_SHAPES_CPU = ["256x1024", "64x4096"]
 QUICK_SHAPES = ["64x256"]
 
@@ -77,6 +87,9 @@ PASS_LABELS = {"forward": "fwd", "forward+backward": "fwd+bwd"}
 # Bytes each pass must move, in units of numel * elem_size (see the module docstring).
 FLOOR_TRAFFIC = {"forward": 2, "forward+backward": 5}
 COPY_TRAFFIC = 2  # dst.copy_(x) reads x and writes dst
+# Where the copy itself takes less than this, a call's time is mostly the host launching it: such
+# shapes are reported in microseconds per call, not as a percentage of a copy that is host-bound too.
+HOST_BOUND_COPY_MS = 0.02
 
 # (rtol, atol) of y and grad_x against eager. Loose on purpose: eager rounds x + bias to the dtype
 # before the activation, ours does not, so half-precision results differ by about one rounding.
@@ -116,8 +129,11 @@ class TimingSettings:
     budget_s: float  # a measurement stops adding calls at about this much time
 
 
-NORMAL_TIMING = TimingSettings(warmup=10, repeats=100, min_repeats=10, budget_s=1.0)
+NORMAL_TIMING = TimingSettings(warmup=10, repeats=100, min_repeats=10, budget_s=0.5)
 QUICK_TIMING = TimingSettings(warmup=2, repeats=10, min_repeats=3, budget_s=0.05)
+# The implementations of a pass are timed in turns, ROUNDS turns each, so that a slow spell of the
+# machine (clocks, another process) falls on all of them alike.
+ROUNDS = 5
 
 
 @dataclass
@@ -221,25 +237,104 @@ def time_calls_cpu(call: Call, buffer_sets: Sequence[BufferSet], count: int) -> 
 
 
 def measure_ms(
-    call: Call,
+    calls: dict[str, Call],
     buffer_sets: Sequence[BufferSet],
     device: torch.device,
     settings: TimingSettings,
     *,
     grad: bool,
-) -> float:
-    """Median milliseconds per call after a warm-up; as many calls as fit in the time budget."""
+) -> dict[str, float]:
+    """Median milliseconds per call of each call, after a warm-up, timed in interleaved rounds.
+
+    Each call gets about the same share of the time budget (as many calls as fit, within the
+    settings' bounds), split into ROUNDS turns that alternate between the implementations.
+    """
     time_calls = time_calls_cuda if device.type == "cuda" else time_calls_cpu
+    counts: dict[str, int] = {}
+    times: dict[str, list[float]] = {name: [] for name in calls}
     with torch.set_grad_enabled(grad):
-        warmup_times = time_calls(call, buffer_sets, max(settings.warmup, 1))
-        # The first warm-up call may include one-off work; estimate the call time from the rest.
-        estimate_ms = statistics.median(warmup_times[1:] or warmup_times)
-        by_budget = int(settings.budget_s * 1e3 / max(estimate_ms, 1e-6))
-        count = max(settings.min_repeats, min(settings.repeats, by_budget))
-        times = time_calls(call, buffer_sets, count)
+        for name, call in calls.items():
+            warmup_times = time_calls(call, buffer_sets, max(settings.warmup, 1))
+            # The first warm-up call may include one-off work; estimate the call time from the rest.
+            estimate_ms = statistics.median(warmup_times[1:] or warmup_times)
+            by_budget = int(settings.budget_s * 1e3 / max(estimate_ms, 1e-6))
+            counts[name] = max(settings.min_repeats, min(settings.repeats, by_budget))
+        for round_index in range(ROUNDS):
+            for name, call in calls.items():
+                share = counts[name] // ROUNDS + (round_index < counts[name] % ROUNDS)
+                if share:
+                    times[name] += time_calls(call, buffer_sets, share)
     for buffers in buffer_sets:
         buffers.outputs = None
-    return statistics.median(times)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def copy_ms_per_call(
+    buffer_sets: Sequence[BufferSet], device: torch.device, settings: TimingSettings
+) -> float:
+    """Median milliseconds of one dst.copy_(x).
+
+    On CUDA the copies are timed in batches queued back to back between two events: the host issues
+    a copy faster than the device runs one of 10 us or more, so a batch measures the device. (Timed
+    one by one, the host's event records slow small copies down; replayed from a CUDA graph, a large
+    copy may run on the copy engines, at another rate.) On the CPU: per-call times.
+    """
+    if device.type != "cuda":
+        return measure_ms({"copy": copy_call}, buffer_sets, device, settings, grad=False)["copy"]
+
+    def batch(count: int) -> float:
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for i in range(count):
+            copy_call(buffer_sets[i % len(buffer_sets)])
+        end.record()
+        torch.cuda.synchronize()
+        return start.elapsed_time(end) / count
+
+    with torch.no_grad():
+        batch(max(settings.warmup, 1))
+        estimate_ms = batch(10)
+        by_budget = int(settings.budget_s * 1e3 / ROUNDS / estimate_ms)
+        count = max(settings.min_repeats, min(settings.repeats, by_budget))
+        return statistics.median(batch(count) for _ in range(ROUNDS))
+
+
+def device_ms(
+    call: Call, buffer_sets: Sequence[BufferSet], settings: TimingSettings, *, grad: bool
+) -> float | None:
+    """Median device milliseconds per call (CUDA only), without the host's launch time.
+
+    One call per buffer set is captured in a CUDA graph, whose replays run the kernels back to back:
+    where launching a call takes the host longer than running it takes the GPU (small tensors, and
+    a forward+backward's autograd bookkeeping), the per-call time measures the host and this the
+    kernels. None if the call cannot be captured.
+    """
+    graph = torch.cuda.CUDAGraph()
+    try:
+        with torch.set_grad_enabled(grad):
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):  # warm-up outside the capture, as CUDA graphs require
+                for buffers in buffer_sets:
+                    call(buffers)
+            torch.cuda.current_stream().wait_stream(side)
+            with torch.cuda.graph(graph):
+                for buffers in buffer_sets:
+                    call(buffers)
+
+        def replay(_: BufferSet) -> None:
+            graph.replay()
+
+        estimate_ms = time_calls_cuda(replay, buffer_sets, 3)[-1]
+        by_budget = int(settings.budget_s * 1e3 / max(estimate_ms, 1e-6))
+        count = max(settings.min_repeats, min(settings.repeats, by_budget))
+        return statistics.median(time_calls_cuda(replay, buffer_sets, count)) / len(buffer_sets)
+    except Exception as error:  # e.g. a torch.compile that cannot be captured: report no device time
+        print(f"warning: could not time the device alone: {type(error).__name__}: {error}", file=sys.stderr)
+        return None
+    finally:
+        for buffers in buffer_sets:
+            buffers.outputs = None
 
 
 def peak_memory_mib(call: Call, buffers: BufferSet, device: torch.device) -> float:
@@ -369,8 +464,10 @@ def benchmark_configuration(
             del implementations["compile"]
             use_compile = False
 
-    copy_ms = measure_ms(copy_call, buffer_sets, device, settings, grad=False)
+    cuda = device.type == "cuda"
+    copy_ms = copy_ms_per_call(buffer_sets, device, settings)
     copy_rate_gbps = gbps(COPY_TRAFFIC * numel * elem_size, copy_ms)
+    host_bound = copy_ms < HOST_BOUND_COPY_MS
 
     rows = []
     for pass_name in PASSES:
@@ -379,12 +476,16 @@ def benchmark_configuration(
         floor_bytes = FLOOR_TRAFFIC[pass_name] * numel * elem_size
         copy_bound_ms = floor_bytes / (copy_rate_gbps * 1e6)  # the floor bytes at the copy rate
         ms: dict[str, float | None] = dict.fromkeys(IMPLEMENTATIONS)
+        on_device: dict[str, float | None] = dict.fromkeys(IMPLEMENTATIONS)
         peak_mib: dict[str, float | None] = dict.fromkeys(IMPLEMENTATIONS)
-        for impl_name, fn in implementations.items():
-            call = make_call(fn)
-            ms[impl_name] = measure_ms(call, buffer_sets, device, settings, grad=grad)
-            if grad and device.type == "cuda":
-                peak_mib[impl_name] = peak_memory_mib(call, buffer_sets[0], device)
+        calls = {impl_name: make_call(fn) for impl_name, fn in implementations.items()}
+        ms.update(measure_ms(calls, buffer_sets, device, settings, grad=grad))
+        if cuda:
+            for impl_name, call in calls.items():
+                on_device[impl_name] = device_ms(call, buffer_sets, settings, grad=grad)
+                if grad:
+                    peak_mib[impl_name] = peak_memory_mib(call, buffer_sets[0], device)
+        basis = {k: on_device[k] if cuda else ms[k] for k in IMPLEMENTATIONS}
         rows.append(
             {
                 "dtype": dtype_name,
@@ -392,14 +493,18 @@ def benchmark_configuration(
                 "pass": pass_name,
                 "floor_bytes": floor_bytes,
                 "ms": ms,
-                "gbps": {k: None if v is None else gbps(floor_bytes, v) for k, v in ms.items()},
-                "pct_of_copy": {k: None if v is None else copy_bound_ms / v * 100 for k, v in ms.items()},
+                "device_ms": on_device if cuda else None,
+                "gbps": {k: None if v is None else gbps(floor_bytes, v) for k, v in basis.items()},
+                "pct_of_copy": {k: None if v is None else copy_bound_ms / v * 100 for k, v in basis.items()},
                 "speedup_vs_eager": ratio(ms["eager"], ms["ours"]),
                 "speedup_vs_compile": ratio(ms["compile"], ms["ours"]),
+                "device_speedup_vs_eager": ratio(on_device["eager"], on_device["ours"]) if cuda else None,
+                "device_speedup_vs_compile": ratio(on_device["compile"], on_device["ours"]) if cuda else None,
                 "copy_ms": copy_ms,
                 "copy_gbps": copy_rate_gbps,
                 "copy_bound_ms": copy_bound_ms,
-                "peak_mib": peak_mib if grad and device.type == "cuda" else None,
+                "host_bound": host_bound,
+                "peak_mib": peak_mib if grad and cuda else None,
                 "buffer_sets": len(buffer_sets),
             }
         )
@@ -434,34 +539,37 @@ def device_name(device: torch.device) -> str:
 
 def format_table(rows: list[dict[str, Any]]) -> str:
     headers = [
-        "dtype", "shape", "pass", "ours ms", "eager ms", "compile ms", "copy ms",
+        "dtype", "shape", "pass", "ours us", "eager us", "compile us", "ours dev us", "copy us",
         "ours GB/s", "copy GB/s", "ours %copy", "eager %copy", "compile %copy",
         "vs eager", "vs compile", "peak MiB ours/eager/compile",
     ]  # fmt: skip
     lines = []
     for row in rows:
         ms, pct, peak = row["ms"], row["pct_of_copy"], row["peak_mib"]
+        ours_device = (row["device_ms"] or {}).get("ours")
+        # Host-bound shapes: the percentages would compare launch overheads; show the times only.
+        percent = "-" if row["host_bound"] else None
         lines.append(
             [
                 row["dtype"],
                 format_shape(row["shape"]),
                 PASS_LABELS[row["pass"]],
-                fmt(ms["ours"], ".4f"),
-                fmt(ms["eager"], ".4f"),
-                fmt(ms["compile"], ".4f"),
-                fmt(row["copy_bound_ms"], ".4f"),
-                fmt(row["gbps"]["ours"], ".1f"),
+                *(fmt(None if ms[k] is None else ms[k] * 1e3, ".1f") for k in IMPLEMENTATIONS),
+                fmt(None if ours_device is None else ours_device * 1e3, ".1f"),
+                fmt(row["copy_bound_ms"] * 1e3, ".1f"),
+                percent or fmt(row["gbps"]["ours"], ".1f"),
                 fmt(row["copy_gbps"], ".1f"),
-                fmt(pct["ours"], ".1f", "%"),
-                fmt(pct["eager"], ".1f", "%"),
-                fmt(pct["compile"], ".1f", "%"),
+                percent or fmt(pct["ours"], ".1f", "%"),
+                percent or fmt(pct["eager"], ".1f", "%"),
+                percent or fmt(pct["compile"], ".1f", "%"),
                 fmt(row["speedup_vs_eager"], ".2f", "x"),
                 fmt(row["speedup_vs_compile"], ".2f", "x"),
                 "-" if peak is None else "/".join(fmt(peak[k], ".1f") for k in IMPLEMENTATIONS),
             ]
         )
-    if all(row["peak_mib"] is None for row in rows):  # peak memory is measured on CUDA only
-        headers, lines = headers[:-1], [line[:-1] for line in lines]
+    if all(row["peak_mib"] is None for row in rows):  # device times and peak memory: CUDA only
+        keep = [i for i, header in enumerate(headers) if header not in ("ours dev us", headers[-1])]
+        headers, lines = [headers[i] for i in keep], [[line[i] for i in keep] for line in lines]
     widths = [max(len(cell) for cell in column) for column in zip(headers, *lines, strict=True)]
 
     # Text columns left-aligned, numbers right-aligned.
@@ -486,8 +594,12 @@ def print_report(meta: dict[str, Any], rows: list[dict[str, Any]]) -> None:
         "per configuration in 'copy GB/s'"
     )
     print(
-        "ms: median per call. GB/s and %copy use the floor bytes (forward 2, fwd+bwd 5 x numel x elem); "
-        "'copy ms' = floor bytes at the copy rate.\nvs eager / vs compile: their time over ours. "
+        "us: median microseconds per call; 'dev us': the device's time alone, calls replayed from a CUDA "
+        "graph. GB/s and %copy: the floor\nbytes (forward 2, fwd+bwd 5 x numel x elem) over the device "
+        "time on CUDA; 'copy us' = floor bytes at the copy rate;\n'-' where the copy itself takes under "
+        f"{HOST_BOUND_COPY_MS * 1e3:.0f} us (the host's launch time, not memory, sets the pace: compare "
+        "the times). "
+        "vs eager / vs compile: their time over ours.\n"
         "peak MiB: allocated by one fwd+bwd beyond its inputs (CUDA only).\n"
     )
     print(format_table(rows))
@@ -613,11 +725,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         "cpu_threads": torch.get_num_threads() if device.type == "cpu" else None,
         "method": (
             "median of per-call times after warm-up (CUDA events on GPU, time.perf_counter on CPU); "
+            "device_ms (CUDA): median of CUDA-graph replays of one call per buffer set, divided by the "
+            "calls, the kernels without the host's launch time; gbps and pct_of_copy from device_ms on "
+            "CUDA, from per-call times on the CPU, against the copy rate (CUDA: batches of copies queued "
+            "back to back between two events); "
+            "speedup_* from per-call times, "
+            "device_speedup_* from device times; "
             "random normal inputs, rotated over buffer sets exceeding 3x L2 when one set fits in L2; "
             "floor bytes: forward 2 x numel x elem_size, forward+backward 5 x numel x elem_size; "
             "gbps = floor bytes / time; copy rate = 2 x numel x elem_size / time of dst.copy_(x); "
             "pct_of_copy = (floor bytes / copy rate) / time x 100; speedup = baseline time / ours; "
             "forward+backward = y = f(x, b); torch.autograd.grad(y, (x, b), grad_out); "
+            f"implementations timed in {ROUNDS} interleaved rounds; host_bound: copy time under "
+            f"{HOST_BOUND_COPY_MS * 1e3:.0f} us (report microseconds per call, not percentages); "
             "peak_mib: max_memory_allocated during one forward+backward minus memory allocated before it; "
             "every implementation checked against eager before timing"
         ),

@@ -23,8 +23,12 @@ void check_inputs(const at::Tensor& x, const at::Tensor& bias, const at::Tensor&
               x.device(), " and bias is on ", bias.device());
   TORCH_CHECK_TYPE(is_supported_dtype(x.scalar_type()), op,
                    ": x must be float32, float64, float16 or bfloat16, but got ", x.scalar_type());
-  TORCH_CHECK_TYPE(bias.scalar_type() == x.scalar_type(), op, ": bias must have the same dtype as x (",
-                   x.scalar_type(), "), but got ", bias.scalar_type());
+  // A float32 bias with a float16 or bfloat16 x is what autocast passes: a float32 parameter and a
+  // low-precision activation. It is read in float32, and its gradient is float32.
+  const bool is_half = x.scalar_type() == at::kHalf || x.scalar_type() == at::kBFloat16;
+  TORCH_CHECK_TYPE(bias.scalar_type() == x.scalar_type() || (is_half && bias.scalar_type() == at::kFloat), op,
+                   ": bias must have the dtype of x (", x.scalar_type(),
+                   ") or, for a float16 or bfloat16 x, float32, but got ", bias.scalar_type());
   TORCH_CHECK_VALUE(x.dim() >= 1, op, ": x must have at least 1 dimension, but got a 0-d tensor");
   TORCH_CHECK_VALUE(bias.dim() == 1 && bias.size(0) == x.size(-1), op,
                     ": bias must be 1-D with x.size(-1) = ", x.size(-1), " elements, but got shape ",

@@ -1,5 +1,6 @@
 // CPU kernels of generated_gelu::fused_bias_gelu:
-// parallel over rows, float32/float64/float16/bfloat16, with float math for the half types.
+// parallel over rows, float32/float64/float16/bfloat16, with float math for the half types, and a
+// float32 bias (and grad_bias) with a float16 or bfloat16 x, as under autocast.
 #include <ATen/Dispatch.h>
 #include <ATen/OpMathType.h>
 #include <ATen/Parallel.h>
@@ -8,6 +9,7 @@
 #include <torch/library.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "fused_bias_gelu.h"
@@ -29,8 +31,8 @@ constexpr int64_t kBiasChunks = 64;
 constexpr const char* kForwardName = "fused_bias_gelu_cpu";
 constexpr const char* kBackwardName = "fused_bias_gelu_backward_cpu";
 
-template <typename scalar_t>
-void forward_kernel(const scalar_t* x, const scalar_t* bias, scalar_t* y, int64_t rows, int64_t cols) {
+template <typename scalar_t, typename bias_t>
+void forward_kernel(const scalar_t* x, const bias_t* bias, scalar_t* y, int64_t rows, int64_t cols) {
   using opmath_t = at::opmath_type<scalar_t>;
   const std::vector<opmath_t> b(bias, bias + cols);
   at::parallel_for(0, rows, row_grain(cols), [&](int64_t begin, int64_t end) {
@@ -44,9 +46,9 @@ void forward_kernel(const scalar_t* x, const scalar_t* bias, scalar_t* y, int64_
   });
 }
 
-template <typename scalar_t>
-void backward_kernel(const scalar_t* grad_out, const scalar_t* x, const scalar_t* bias, scalar_t* grad_x,
-                     scalar_t* grad_bias, int64_t rows, int64_t cols) {
+template <typename scalar_t, typename bias_t>
+void backward_kernel(const scalar_t* grad_out, const scalar_t* x, const bias_t* bias, scalar_t* grad_x,
+                     bias_t* grad_bias, int64_t rows, int64_t cols) {
   using opmath_t = at::opmath_type<scalar_t>;
   const std::vector<opmath_t> b(bias, bias + cols);
   const int64_t chunks = std::min(rows, kBiasChunks);
@@ -70,8 +72,20 @@ void backward_kernel(const scalar_t* grad_out, const scalar_t* x, const scalar_t
   for (int64_t c = 0; c < cols; ++c) {
     opmath_t sum = 0;
     for (int64_t chunk = 0; chunk < chunks; ++chunk) sum += partial[chunk * cols + c];
-    grad_bias[c] = static_cast<scalar_t>(sum);
+    grad_bias[c] = static_cast<bias_t>(sum);
   }
+}
+
+// Calls f(bias_t{}) with the type of bias: x's own, or float for a float16/bfloat16 x (autocast).
+template <typename scalar_t, typename F>
+void dispatch_bias_type(at::ScalarType bias_type, F&& f) {
+  if constexpr (std::is_same_v<scalar_t, c10::Half> || std::is_same_v<scalar_t, c10::BFloat16>) {
+    if (bias_type == at::kFloat) {
+      f(float{});
+      return;
+    }
+  }
+  f(scalar_t{});
 }
 
 }  // namespace
@@ -84,8 +98,11 @@ at::Tensor forward_cpu(const at::Tensor& x_in, const at::Tensor& bias_in) {
   const int64_t cols = num_cols(x);
   if (y.numel() == 0) return y;
   AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), kForwardName, [&] {
-    forward_kernel<scalar_t>(x.const_data_ptr<scalar_t>(), bias.const_data_ptr<scalar_t>(),
-                             y.mutable_data_ptr<scalar_t>(), x.numel() / cols, cols);
+    dispatch_bias_type<scalar_t>(bias.scalar_type(), [&](auto bias_tag) {
+      using bias_t = decltype(bias_tag);
+      forward_kernel(x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
+                     y.mutable_data_ptr<scalar_t>(), x.numel() / cols, cols);
+    });
   });
   return y;
 }
@@ -101,9 +118,12 @@ std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out_in, c
   if (x.numel() == 0) return {grad_x, at::zeros(bias.sizes(), bias.options())};
   at::Tensor grad_bias = at::empty(bias.sizes(), bias.options());
   AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), kBackwardName, [&] {
-    backward_kernel<scalar_t>(grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(),
-                              bias.const_data_ptr<scalar_t>(), grad_x.mutable_data_ptr<scalar_t>(),
-                              grad_bias.mutable_data_ptr<scalar_t>(), x.numel() / cols, cols);
+    dispatch_bias_type<scalar_t>(bias.scalar_type(), [&](auto bias_tag) {
+      using bias_t = decltype(bias_tag);
+      backward_kernel(grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(),
+                      bias.const_data_ptr<bias_t>(), grad_x.mutable_data_ptr<scalar_t>(),
+                      grad_bias.mutable_data_ptr<bias_t>(), x.numel() / cols, cols);
+    });
   });
   return {grad_x, grad_bias};
 }

@@ -6,6 +6,9 @@ Every test draws fresh random inputs; results are compared with a float64 refere
 plain PyTorch operators under per-dtype tolerances.
 """
 
+import copy
+import os
+
 import pytest
 import torch
 from torch import nn
@@ -21,6 +24,7 @@ BACKWARD_OP = torch.ops.generated_gelu.fused_bias_gelu_backward.default
 CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 DEVICES = ["cpu", pytest.param("cuda", marks=CUDA)]
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+HALF_DTYPES = [torch.bfloat16, torch.float16]
 # (rtol, atol) against the float64 reference: one rounding to the dtype, plus, for float32 on the
 # GPU, the few-ulp error of the hardware exp and division.
 TOLERANCES = {
@@ -29,13 +33,28 @@ TOLERANCES = {
     torch.float16: (2e-3, 1e-3),
     torch.bfloat16: (1.6e-2, 1e-2),
 }
-# Rows x columns with N = 1, odd N, N not a multiple of any vector width, 1-D and 3-D inputs.
-SHAPES = [(7,), (1, 1), (5, 3), (4, 33), (3, 5, 64), (64, 1000), (129, 257), (300, 8)]
+# Rows x columns with N = 1, odd N, N not a multiple of any vector width (1023, 1022: the CUDA
+# kernels then treat several rows as one, and rows left over one at a time), few very wide rows,
+# 1-D and 3-D inputs.
+SHAPES = [
+    (7,),
+    (1, 1),
+    (5, 3),
+    (4, 33),
+    (3, 5, 64),
+    (64, 1000),
+    (129, 257),
+    (300, 8),
+    (20, 1023),
+    (9, 1022),
+    (2, 40000),
+    (3, 40001),
+]
 
 
-def make_inputs(shape, dtype, device, requires_grad=False):
+def make_inputs(shape, dtype, device, requires_grad=False, bias_dtype=None):
     x = (2 * torch.randn(shape, dtype=torch.float64, device=device)).to(dtype)
-    bias = torch.randn(shape[-1], dtype=torch.float64, device=device).to(dtype)
+    bias = torch.randn(shape[-1], dtype=torch.float64, device=device).to(bias_dtype or dtype)
     return x.requires_grad_(requires_grad), bias.requires_grad_(requires_grad)
 
 
@@ -49,7 +68,13 @@ def reference_grads(x, bias, grad_out):
 
 def assert_close(actual, expected, dtype):
     rtol, atol = TOLERANCES[dtype]
-    torch.testing.assert_close(actual.double(), expected, rtol=rtol, atol=atol)
+    torch.testing.assert_close(actual.double(), expected.double(), rtol=rtol, atol=atol)
+
+
+def assert_relative_error_below(actual, expected, bound):
+    """||actual - expected|| / ||expected|| <= bound: for results accumulated over many terms."""
+    error = (actual.double() - expected.double()).norm() / expected.double().norm().clamp_min(1e-30)
+    assert error <= bound, f"relative error {error:.3g} above {bound:g}"
 
 
 def column_magnitude(terms):
@@ -65,6 +90,19 @@ def assert_bias_grad_close(actual, expected, magnitude, dtype):
     accumulation = 1e-12 if dtype == torch.float64 else 4e-6  # float64 / float32 accumulators
     excess = (actual.double() - expected).abs() - (atol + rtol * expected.abs() + accumulation * magnitude)
     assert excess.numel() == 0 or excess.max() <= 0, f"grad_bias off by {excess.max():.3g} beyond tolerance"
+
+
+def check_forward_and_backward(x, bias, grad_out):
+    """The operator's forward and backward against the float64 reference, in x's and bias's dtypes."""
+    leaf_x, leaf_bias = x.detach().requires_grad_(), bias.detach().requires_grad_()
+    y = op(leaf_x, leaf_bias)
+    assert y.shape == x.shape and y.dtype == x.dtype and y.device == x.device and y.is_contiguous()
+    assert_close(y, reference(x.double(), bias.double()), x.dtype)
+    grad_x, grad_bias = torch.autograd.grad(y, (leaf_x, leaf_bias), grad_out)
+    assert grad_x.dtype == x.dtype and grad_bias.dtype == bias.dtype
+    expected_x, expected_bias = reference_grads(x, bias, grad_out)
+    assert_close(grad_x, expected_x, x.dtype)
+    assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), bias.dtype)
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
@@ -90,17 +128,77 @@ def test_backward_matches_reference(device, dtype, shape):
     assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), dtype)
 
 
+# Shapes that choose other block shapes and grids on CUDA: a few very wide rows, odd N with many
+# rows (partial sums across blocks, then the folded columns), tall and narrow.
+LARGE_SHAPES = [(4, 1 << 20), (33, 70001), (4099, 1023), (5000, 1022), (20000, 3)]
+# (dtype of x, dtype of bias): a float32 bias with a half x is what autocast passes.
+DTYPE_PAIRS = [
+    (torch.float32, torch.float32),
+    (torch.bfloat16, torch.bfloat16),
+    (torch.float16, torch.float32),
+]
+
+
+@pytest.mark.parametrize("shape", LARGE_SHAPES, ids=str)
+@pytest.mark.parametrize("dtypes", DTYPE_PAIRS, ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_large_and_odd_shapes(device, dtypes, shape):
+    dtype, bias_dtype = dtypes
+    x, bias = make_inputs(shape, dtype, device, bias_dtype=bias_dtype)
+    check_forward_and_backward(x, bias, torch.randn(shape, device=device).to(dtype))
+
+
+@pytest.mark.parametrize("shape", [(64, 96), (9, 1023), (3, 5, 40)], ids=str)
+@pytest.mark.parametrize("dtype", HALF_DTYPES, ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_float32_bias_with_half_x(device, dtype, shape):
+    # What autocast passes: a low-precision activation and a float32 parameter. y has x's dtype,
+    # grad_bias the bias's (float32, summed without rounding each term).
+    x, bias = make_inputs(shape, dtype, device, bias_dtype=torch.float32)
+    check_forward_and_backward(x, bias, torch.randn(shape, device=device).to(dtype))
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_gradcheck_float64(device):
     x, bias = make_inputs((6, 13), torch.float64, device, requires_grad=True)
     assert torch.autograd.gradcheck(op, (x, bias))
 
 
-@pytest.mark.parametrize("requires_grad", [False, True])
-@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
-def test_opcheck(device, dtype, requires_grad):
-    x, bias = make_inputs((8, 24), dtype, device, requires_grad=requires_grad)
+def test_double_backward_is_refused(device):
+    x, bias = make_inputs((6, 13), torch.float64, device, requires_grad=True)
+    # The first derivative with create_graph=True is right...
+    (grad_x,) = torch.autograd.grad(op(x, bias).sum(), x, create_graph=True)
+    (expected,) = torch.autograd.grad(reference(x, bias).sum(), x)
+    torch.testing.assert_close(grad_x, expected)
+    # ...and differentiating it again fails loudly instead of returning zeros.
+    refused = r"^fused_bias_gelu: double backward is not supported"
+    with pytest.raises(NotImplementedError, match=refused):
+        torch.autograd.grad(grad_x.square().sum(), (x, bias))
+    with pytest.raises(NotImplementedError, match=r"double backward is not supported"):
+        torch.autograd.gradgradcheck(op, (x, bias))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_calls_without_grad_record_nothing(device):
+    x, bias = make_inputs((8, 24), torch.float32, device, requires_grad=True)
+    with torch.no_grad():
+        y = op(x, bias)
+    assert y.grad_fn is None and not y.requires_grad
+    with torch.inference_mode():
+        y = op(x, bias)
+    assert y.grad_fn is None and y.is_inference()
+    y = op(x.detach(), bias.detach())
+    assert y.grad_fn is None and not y.requires_grad
+    assert op(x, bias).grad_fn is not None
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("dtypes", DTYPE_PAIRS, ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_opcheck(device, dtypes, requires_grad):
+    dtype, bias_dtype = dtypes
+    x, bias = make_inputs((8, 24), dtype, device, requires_grad=requires_grad, bias_dtype=bias_dtype)
     torch.library.opcheck(OP, (x, bias))
     grad_out = torch.randn(8, 24, dtype=dtype, device=device)
     torch.library.opcheck(BACKWARD_OP, (grad_out, x.detach(), bias.detach()))
@@ -120,6 +218,94 @@ def test_torch_compile_fullgraph(device):
     grads_eager = torch.autograd.grad(model(x).sum(), (x, model[1].bias))
     for compiled_grad, eager_grad in zip(grads_compiled, grads_eager, strict=True):
         torch.testing.assert_close(compiled_grad, eager_grad)
+
+
+def linear_then_layer(device, features=96):
+    """A float32 linear layer without bias followed by the layer, as the layer's docstring suggests."""
+    model = nn.Sequential(nn.Linear(64, features, bias=False), Layer(features)).to(device)
+    with torch.no_grad():
+        model[1].bias.normal_()
+    return model
+
+
+def eager_forward(model, x):
+    """The same model in eager PyTorch: act(linear(x) + bias)."""
+    return reference(model[0](x), model[1].bias)
+
+
+@pytest.mark.parametrize("dtype", HALF_DTYPES, ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_autocast_matches_eager_autocast(device, dtype):
+    model = linear_then_layer(device)
+    x = torch.randn(32, 64, device=device)
+    params = (model[0].weight, model[1].bias)
+    with torch.autocast(device, dtype=dtype):
+        y = model(x)
+        expected = eager_forward(model, x)
+    # The output has the autocast dtype (the linear layer's), as F.linear with a bias gives; eager's
+    # x + bias promotes to float32. They agree within the autocast dtype's rounding.
+    assert y.dtype == dtype and expected.dtype == torch.float32
+    assert_close(y, expected, dtype)
+    grad_out = torch.randn_like(expected)
+    grads = torch.autograd.grad(y, params, grad_out.to(dtype))
+    expected_grads = torch.autograd.grad(expected, params, grad_out)
+    for grad, expected_grad, param in zip(grads, expected_grads, params, strict=True):
+        assert grad.dtype == param.dtype == torch.float32  # float32 parameters get float32 gradients
+        assert_relative_error_below(grad, expected_grad, 2e-2)
+
+
+@pytest.mark.parametrize("dtype", HALF_DTYPES, ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_autocast_with_torch_compile_fullgraph(device, dtype):
+    torch._dynamo.reset()
+    # Another width per dtype: torch 2.11's compile caches returned the bfloat16 graph under float16
+    # autocast for the same model (they do not tell the ambient autocast dtypes apart).
+    model = linear_then_layer(device, features={torch.bfloat16: 96, torch.float16: 80}[dtype])
+    compiled = torch.compile(model, fullgraph=True)
+    x = torch.randn(16, 64, device=device)
+    with torch.autocast(device, dtype=dtype):
+        y_compiled = compiled(x)
+        y_eager = model(x)
+    assert y_compiled.dtype == dtype
+    assert_close(y_compiled, y_eager, dtype)  # the compiled linear layer may round differently
+    params = (model[0].weight, model[1].bias)
+    grads_compiled = torch.autograd.grad(y_compiled.float().sum(), params)
+    grads_eager = torch.autograd.grad(y_eager.float().sum(), params)
+    for compiled_grad, eager_grad in zip(grads_compiled, grads_eager, strict=True):
+        assert compiled_grad.dtype == torch.float32
+        assert_relative_error_below(compiled_grad, eager_grad, 1e-2)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_float16_training_with_grad_scaler(device):
+    # A few steps of float16 mixed-precision training, once with the layer and once with eager
+    # PyTorch from the same start: the same steps overflow (none, at this scale), and the parameters
+    # end up the same.
+    model = nn.Sequential(linear_then_layer(device), nn.Linear(96, 1, device=device))
+    eager_model = copy.deepcopy(model)
+    eager_model[0].forward = lambda x: eager_forward(eager_model[0], x)
+    start = [param.detach().clone() for param in model.parameters()]
+    losses, scales = {}, {}
+    for name, net in (("ours", model), ("eager", eager_model)):
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.05)
+        scaler = torch.amp.GradScaler(device, init_scale=128.0)  # low enough not to overflow here
+        generator = torch.Generator(device).manual_seed(0)
+        for _ in range(3):
+            x = torch.randn(32, 64, device=device, generator=generator)
+            target = torch.randn(32, 1, device=device, generator=generator)
+            with torch.autocast(device, dtype=torch.float16):
+                loss = nn.functional.mse_loss(net(x).float(), target)
+            scaler.scale(loss).backward()
+            assert net[0][1].bias.grad.dtype == torch.float32
+            scaler.step(optimizer)
+            scaler.update()
+            optimizer.zero_grad()
+        losses[name], scales[name] = loss.item(), scaler.get_scale()
+    assert scales["ours"] == scales["eager"] == 128.0  # no step found an overflow and was skipped
+    for ours, eager, before in zip(model.parameters(), eager_model.parameters(), start, strict=True):
+        assert not torch.equal(ours, before)  # every parameter was trained
+        torch.testing.assert_close(ours, eager, rtol=1e-2, atol=1e-3)
+    assert abs(losses["ours"] - losses["eager"]) <= 1e-2 * max(1.0, abs(losses["eager"]))
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -165,14 +351,36 @@ def test_empty_tensors_give_empty_results(device, shape):
     assert torch.equal(grad_bias, torch.zeros_like(bias))  # a sum over no rows
 
 
+# What "deterministic" promises: the same inputs give the same bits, on every run and from any
+# buffers of the same alignment; on the CPU also whatever the number of threads. On CUDA the order in
+# which grad_bias adds its terms follows the grid, which follows the GPU model (its number of
+# multiprocessors), the shape, the dtype and the alignment of the data pointers: another GPU model
+# or alignment may round differently, within the tolerances above.
+@pytest.mark.parametrize("shape", [(4096, 96), (4099, 1023), (4, 1 << 18)], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
-def test_backward_is_deterministic(device):
-    x, bias = make_inputs((4096, 96), torch.float32, device)
-    grad_out = torch.randn(4096, 96, device=device)
+def test_backward_is_deterministic(device, shape):
+    x, bias = make_inputs(shape, torch.float32, device)
+    grad_out = torch.randn(shape, device=device)
     first = BACKWARD_OP(grad_out, x, bias)
     for _ in range(3):
-        again = BACKWARD_OP(grad_out, x, bias)
+        # Fresh copies: other buffers, the same alignment (the allocator aligns every block alike).
+        again = BACKWARD_OP(grad_out.clone(), x.clone(), bias.clone())
         assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
+
+
+def test_cpu_grad_bias_does_not_depend_on_the_thread_count():
+    x, bias = make_inputs((4099, 96), torch.float32, "cpu")
+    grad_out = torch.randn(4099, 96)
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        one_thread = BACKWARD_OP(grad_out, x, bias)
+        for count in sorted({2, 3, max(4, os.cpu_count() or 1)}):
+            torch.set_num_threads(count)
+            again = BACKWARD_OP(grad_out, x, bias)
+            assert all(torch.equal(a, b) for a, b in zip(one_thread, again, strict=True)), f"{count} threads"
+    finally:
+        torch.set_num_threads(threads)
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -203,7 +411,15 @@ BAD_INPUTS = {
     "bias of another dtype": (
         lambda d: (torch.randn(4, 8, device=d), torch.randn(8, dtype=torch.float64, device=d)),
         TypeError,
-        r"bias must have the same dtype as x",
+        r"bias must have the dtype of x \(Float\)",
+    ),
+    "float16 bias with a bfloat16 x": (
+        lambda d: (
+            torch.randn(4, 8, dtype=torch.bfloat16, device=d),
+            torch.randn(8, dtype=torch.float16, device=d),
+        ),
+        TypeError,
+        r"bias must have the dtype of x \(BFloat16\) or, for a float16 or bfloat16 x, float32",
     ),
     "0-d x": (
         lambda d: (torch.randn((), device=d), torch.randn(1, device=d)),
@@ -253,7 +469,6 @@ def test_tensors_on_different_devices_are_refused():
 
 @CUDA
 def test_cuda_graphs_reduce_overhead():
-    # Kernels must run on the current stream, or CUDA graph replays read stale data.
     torch._dynamo.reset()
     layer = Layer(256, device="cuda")
     with torch.no_grad():
@@ -265,55 +480,90 @@ def test_cuda_graphs_reduce_overhead():
 
 
 @CUDA
-def test_non_default_stream():
-    x, bias = make_inputs((2048, 512), torch.float32, "cuda", requires_grad=True)
-    grad_out = torch.randn(2048, 512, device="cuda")
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
+def test_cuda_graph_captures_forward_and_backward():
+    # The whole training-step pattern in one graph: the forward, the backward's scratch memory, its
+    # memset and its cross-block counters. Replays with new inputs must give new, right results.
+    shape = (4099, 1023)  # several blocks per column strip and folded columns: every backward phase
+    x, bias = make_inputs(shape, torch.float32, "cuda", requires_grad=True)
+    grad_out = torch.randn(shape, device="cuda")
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up outside the capture, as CUDA graphs require
+        for _ in range(3):
+            torch.autograd.grad(op(x, bias), (x, bias), grad_out)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
         y = op(x, bias)
         grad_x, grad_bias = torch.autograd.grad(y, (x, bias), grad_out)
-    torch.cuda.current_stream().wait_stream(stream)
-    expected_x, expected_bias = reference_grads(x, bias, grad_out)
-    assert_close(y, reference(x.double(), bias.double()), torch.float32)
+    for _ in range(3):
+        with torch.no_grad():
+            x.copy_(2 * torch.randn(shape, device="cuda"))
+            bias.copy_(torch.randn(shape[-1], device="cuda"))
+            grad_out.copy_(torch.randn(shape, device="cuda"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert_close(y, reference(x.double(), bias.double()), torch.float32)
+        expected_x, expected_bias = reference_grads(x, bias, grad_out)
+        assert_close(grad_x, expected_x, torch.float32)
+        assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), torch.float32)
+
+
+@CUDA
+def test_kernels_run_on_the_current_stream():
+    # The inputs are written on a side stream after a long wait. Kernels on that stream wait for the
+    # write; a kernel launched on another stream (the legacy default one, say) would not, and
+    # would read the old values.
+    shape = (2048, 512)
+    x, bias = make_inputs(shape, torch.float32, "cuda", requires_grad=True)
+    new_x, new_grad_out = torch.randn(shape, device="cuda"), torch.randn(shape, device="cuda")
+    grad_out = torch.zeros(shape, device="cuda")
+    torch.cuda.synchronize()
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        torch.cuda._sleep(100_000_000)  # about 50 ms of GPU time on this stream
+        with torch.no_grad():
+            x.copy_(new_x)
+            grad_out.copy_(new_grad_out)
+        y = op(x, bias)
+        grad_x, grad_bias = torch.autograd.grad(y, (x, bias), grad_out)
+    torch.cuda.synchronize()
+    assert_close(y, reference(new_x.double(), bias.double()), torch.float32)
+    expected_x, expected_bias = reference_grads(new_x, bias, new_grad_out)
     assert_close(grad_x, expected_x, torch.float32)
     assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), torch.float32)
 
 
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
-def test_second_device():
-    x, bias = make_inputs((300, 128), torch.bfloat16, "cuda:1", requires_grad=True)
-    y = op(x, bias)
-    assert y.device == x.device
-    assert_close(y, reference(x.double(), bias.double()), torch.bfloat16)
-    grad_x, grad_bias = torch.autograd.grad(y, (x, bias), torch.ones_like(y))
-    assert grad_x.device == x.device and grad_bias.device == x.device
+@pytest.mark.parametrize("shape", [(300, 128), (4099, 1023)], ids=str)
+def test_second_device(shape):
+    x, bias = make_inputs(shape, torch.bfloat16, "cuda:1")
+    grad_out = torch.randn(shape, device="cuda:1").bfloat16()
+    check_forward_and_backward(x, bias, grad_out)
 
 
 @CUDA
 def test_more_than_2_31_elements():
-    # 64-bit indexing: x.numel() > 2**31 in bfloat16 (4 GiB a tensor). Checked on the first and last
-    # rows against the reference, and grad_bias against a float32 sum taken in chunks.
+    # 64-bit indexing: x.numel() > 2**31 in bfloat16, as a view one element into its storage, so the
+    # kernels use their one-element path and compute element indices above 2**31. Every value of y,
+    # grad_x and grad_bias is checked against the reference, in slices.
     rows, cols = 2**31 // 8192 + 3, 8192
     free, _ = torch.cuda.mem_get_info()
     if free < 28 * 2**30:
         pytest.skip("needs 28 GiB of free GPU memory")
-    x, bias = make_inputs((rows, cols), torch.bfloat16, "cuda")
-    grad_out = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16)
-    assert x.numel() > 2**31
+    x = torch.randn(rows * cols + 1, device="cuda", dtype=torch.bfloat16)[1:].view(rows, cols)
+    grad_out = torch.randn(rows * cols + 1, device="cuda", dtype=torch.bfloat16)[1:].view(rows, cols)
+    bias = torch.randn(cols, device="cuda", dtype=torch.bfloat16)
+    assert x.numel() > 2**31 and x.data_ptr() % 16 != 0
     y = op(x, bias)
     grad_x, grad_bias = BACKWARD_OP(grad_out, x, bias)
-    for part in (slice(0, 4), slice(rows - 4, rows)):
-        xs = x[part].double()
-        assert_close(y[part], reference(xs, bias.double()), torch.bfloat16)
-        expected_x, _ = reference_grads(x[part], bias, grad_out[part])
-        assert_close(grad_x[part], expected_x, torch.bfloat16)
-    del y, grad_x
     expected_bias = torch.zeros(cols, device="cuda", dtype=torch.float64)
     magnitude = torch.zeros(cols, device="cuda", dtype=torch.float64)
-    for start in range(0, rows, 8192):
-        part = slice(start, min(start + 8192, rows))
+    for start in range(0, rows, 16384):
+        part = slice(start, min(start + 16384, rows))
+        assert_close(y[part], reference(x[part].double(), bias.double()), torch.bfloat16)
         terms, _ = reference_grads(x[part], bias, grad_out[part])
+        assert_close(grad_x[part], terms, torch.bfloat16)
         expected_bias += terms.sum(0)
         magnitude += column_magnitude(terms)
     assert_bias_grad_close(grad_bias, expected_bias, magnitude, torch.bfloat16)

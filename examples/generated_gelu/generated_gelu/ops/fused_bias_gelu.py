@@ -31,20 +31,24 @@ def fused_bias_gelu(x: Tensor, bias: Tensor) -> Tensor:
     Args:
         x: tensor of shape ``[..., N]``, float32, float64, float16 or bfloat16, on the CPU or a
             CUDA device. Non-contiguous tensors are accepted (copied to contiguous memory first).
-        bias: tensor of shape ``[N]`` with the dtype and device of ``x``.
+        bias: tensor of shape ``[N]`` on the device of ``x``, with the dtype of ``x`` or, for a
+            float16 or bfloat16 ``x``, float32 (a float32 parameter under ``torch.autocast``).
 
     Returns:
         A new contiguous tensor with the shape, dtype and device of ``x``. Half-precision inputs
-        are computed in float32 and rounded once.
+        are computed in float32 and rounded once. Under autocast ``x`` is usually the output of a
+        linear layer, in the autocast dtype, and so is the result (as ``F.linear`` with a bias
+        gives); ``bias`` keeps its dtype and gets a gradient of that dtype.
 
     Raises:
-        TypeError: ``x`` is not a floating tensor of a supported dtype, or ``bias`` (or, in the
-            backward, ``grad_out``) has another dtype.
+        TypeError: ``x`` is not a floating tensor of a supported dtype, ``bias`` has a dtype other
+            than those above, or (in the backward) ``grad_out`` has another dtype than ``x``.
         ValueError: ``x`` is 0-d, ``bias`` is not 1-D with ``x.size(-1)`` elements, or
             ``grad_out`` does not have the shape of ``x``.
         RuntimeError: the tensors are not all on one device.
 
-    Differentiable with respect to ``x`` and ``bias``.
+    Differentiable once with respect to ``x`` and ``bias``; differentiating the gradient again
+    (double backward) raises ``NotImplementedError`` (use the reference for that).
     """
     return _op(x, bias)
 
