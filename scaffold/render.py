@@ -50,8 +50,6 @@ def render(destination: Path, answers: Mapping[str, Any], *, quiet: bool = True)
     vcs_ref = "HEAD" if (root / ".git").exists() else None
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Dirty template changes included automatically")
-        # An operator added to a project reads the project's answers; a new project has none yet.
-        warnings.filterwarnings("ignore", message="File not found; returning empty dict")
         copier.run_copy(
             str(root),
             str(destination),

@@ -3,8 +3,7 @@
 The results are what `benchmarks/gpu_suite.py` wrote on a GPU machine, committed under
 examples/generated_gelu/benchmarks/results/ (the example) and its activations/ folder (the same
 template rendered with the other activations). `scaffold results-table --write` puts the tables
-between the markers below in README.md and template/README.md.jinja; the repository's tests check
-that they still match the JSON.
+between the markers below in README.md; the repository's tests check that they still match the JSON.
 """
 
 from __future__ import annotations
@@ -17,7 +16,9 @@ from . import render
 
 RESULTS_DIR = render.EXAMPLE_DIR / "benchmarks" / "results"
 START, END = "<!-- results:start -->", "<!-- results:end -->"
-READMES = (render.TEMPLATE_ROOT / "README.md", render.TEMPLATE_ROOT / "template" / "README.md.jinja")
+# The template's own measurements belong in this repository's README; a generated project's README
+# is its owner's and says how to measure (it carries no numbers of ours).
+READMES = (render.TEMPLATE_ROOT / "README.md",)
 
 
 def _load(path: Path) -> dict:

@@ -9,9 +9,11 @@ Environment variables:
                              architectures, or build_config.DEFAULT_CUDA_ARCH_LIST when none is visible.
     DEBUG=1                  -O0 -g (and -G for device code) instead of optimized code.
     MAX_JOBS                 parallel compile jobs for ninja.
-    SKIP_DOCTOR=1            skip the preflight checks (doctor.py) before a CUDA build.
+    SKIP_DOCTOR=1            skip the preflight checks (doctor.py) before the build.
+    CC, CXX                  the compilers (doctor.py says which the build uses and checks them).
 
-Metadata lives in pyproject.toml; this file only describes the extension module.
+Metadata lives in pyproject.toml; this file describes the extension module and sets what depends on
+the build: the version's local label and the torch requirement (build_config.py says how).
 """
 
 import os
@@ -42,17 +44,19 @@ def build_with_cuda() -> bool:
     return not missing
 
 
-def preflight() -> None:
-    """Stop before a CUDA build that would fail, saying why and how to fix it (doctor.py)."""
+def preflight(cuda: bool) -> None:
+    """Stop before a build that would fail, or build a library that crashes, saying why and how to
+    fix it (doctor.py)."""
     if build_config.env_flag("SKIP_DOCTOR"):
         return
-    findings = doctor.diagnose(doctor.gather(), want_cuda=True)
+    findings = doctor.diagnose(doctor.gather(), want_cuda=cuda)
     print(doctor.report(findings))
     if doctor.problems(findings):
-        raise SystemExit("The CUDA build would fail: see the problems above (SKIP_DOCTOR=1 to build anyway).")
+        raise SystemExit("The build would fail: see the problems above (SKIP_DOCTOR=1 to build anyway).")
 
 
 def extension():
+    """The extension module <package>._C, and whether it has the CUDA kernels."""
     debug = bool(build_config.env_flag("DEBUG"))
     cuda = build_with_cuda()
     cxx = build_config.cxx_flags(debug)
@@ -68,20 +72,24 @@ def extension():
     sources = [str(path.relative_to(build_config.ROOT)) for path in build_config.sources(cuda)]
     name = f"{build_config.PACKAGE}._C"
     if not cuda:
+        preflight(cuda=False)
         print(f"{build_config.PACKAGE}: building the CPU kernels only")
-        return CppExtension(name, sources, **options)
+        return CppExtension(name, sources, **options), False
     if not os.environ.get("TORCH_CUDA_ARCH_LIST") and not torch.cuda.is_available():
         # torch picks the visible GPUs' architectures; with none visible it would fail, so use ours.
         os.environ["TORCH_CUDA_ARCH_LIST"] = build_config.DEFAULT_CUDA_ARCH_LIST
-    preflight()
+    preflight(cuda=True)
     arch_list = os.environ.get("TORCH_CUDA_ARCH_LIST", "those of the visible GPUs")
     print(f"{build_config.PACKAGE}: building the CPU and CUDA kernels for TORCH_CUDA_ARCH_LIST={arch_list}")
     options["extra_compile_args"]["nvcc"] = build_config.nvcc_flags(debug)
-    return CUDAExtension(name, sources, **options)
+    return CUDAExtension(name, sources, **options), True
 
 
+module, cuda = extension()
 setup(
-    ext_modules=[extension()],
+    version=build_config.wheel_version(torch.__version__, torch.version.cuda if cuda else None),
+    install_requires=[build_config.torch_requirement(torch.__version__)],
+    ext_modules=[module],
     cmdclass={"build_ext": BuildExtension},
     options={"bdist_wheel": {"py_limited_api": "cp310"}},
 )

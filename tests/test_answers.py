@@ -35,7 +35,7 @@ def test_every_answer_has_a_default(render_project):
 
 def test_package_name_defaults_from_project_name(render_project):
     project = render_project(project_name="My Fancy-Kernels 2")
-    assert (project / "my_fancy_kernels_2" / "__init__.py").is_file()
+    assert (project / "src" / "my_fancy_kernels_2" / "__init__.py").is_file()
 
 
 BAD_ANSWERS = [

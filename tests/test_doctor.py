@@ -4,6 +4,8 @@ and GPUs that TORCH_CUDA_ARCH_LIST does not cover."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import stat
 from types import SimpleNamespace
 
@@ -44,19 +46,40 @@ def machine(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
 
-    def make(nvcc="12.4", gxx="g++ (GCC) 12.3.0", ninja=True, cuda="12.4", gpus=(), arch_list=None):
+    def make(
+        nvcc="12.4",
+        gxx="g++ (GCC) 12.3.0",
+        gcc="gcc (GCC) 12.3.0",
+        ninja=True,
+        cuda="12.4",
+        gpus=(),
+        arch_list=None,
+        env_cc=None,
+        env_cxx="g++",
+    ):
+        """Fake tools on PATH: nvcc, g++ and gcc (each printing its version), ninja. CC and CXX name
+        tools in that folder (env_cxx=None leaves CXX unset)."""
         for tool in bin_dir.iterdir():
             tool.unlink()
         if nvcc:
             script(bin_dir, "nvcc", nvcc_output(nvcc))
         if gxx:
             script(bin_dir, "g++", gxx)
+        if gcc:
+            script(bin_dir, "gcc", gcc)
         if ninja:
             script(bin_dir, "ninja", "1.11.1")
-        env = {"PATH": str(bin_dir), "CXX": str(bin_dir / "g++") if gxx else ""}
+        env = {"PATH": str(bin_dir)}
+        if env_cxx:
+            env["CXX"] = str(bin_dir / env_cxx)
+        if env_cc:
+            env["CC"] = str(bin_dir / env_cc)
         if arch_list:
             env["TORCH_CUDA_ARCH_LIST"] = arch_list
-        return doctor.gather(env, fake_torch(cuda, list(gpus)), default_home=str(tmp_path / "no-cuda-here"))
+        # The C++ runtime probe links a real library: tested below with real compilers.
+        return doctor.gather(
+            env, fake_torch(cuda, list(gpus)), default_home=str(tmp_path / "no-cuda-here"), probe_runtime=False
+        )
 
     return make
 
@@ -66,7 +89,9 @@ def by_check(findings):
 
 
 def test_a_healthy_machine_has_no_problem(machine):
-    findings = doctor.diagnose(machine(gpus=[("0: H100", (9, 0))], arch_list="9.0"))
+    environment = machine(gpus=[("0: H100", (9, 0))], arch_list="9.0")
+    environment.cxx_runtime = "dynamic"
+    findings = doctor.diagnose(environment)
     assert doctor.problems(findings) == [] and {f.status for f in findings} == {doctor.OK}
 
 
@@ -99,23 +124,64 @@ def test_nvcc_of_another_minor_version(machine):
 
 @pytest.mark.parametrize(
     ("nvcc", "compiler", "limit"),
-    [("12.4", "g++ (GCC) 14.2.0", "gcc <= 13"), ("11.8", "g++ (Ubuntu 12.3.0-1) 12.3.0", "gcc <= 11")],
+    [("12.4", "gcc (GCC) 14.2.0", "gcc <= 13"), ("11.8", "gcc (Ubuntu 12.3.0-1) 12.3.0", "gcc <= 11")],
 )
-def test_host_compiler_newer_than_nvcc_supports(machine, nvcc, compiler, limit):
-    finding = by_check(doctor.diagnose(machine(nvcc=nvcc, cuda=nvcc, gxx=compiler)))["host compiler"]
-    assert finding.status == doctor.PROBLEM and limit in finding.message and "CXX=" in finding.fix
+def test_nvcc_host_compiler_newer_than_nvcc_supports(machine, nvcc, compiler, limit):
+    # nvcc compiles host code with the gcc on PATH when CC is unset.
+    finding = by_check(doctor.diagnose(machine(nvcc=nvcc, cuda=nvcc, gcc=compiler)))["nvcc host compiler"]
+    assert finding.status == doctor.PROBLEM and limit in finding.message
+    assert "CC=<that gcc> CXX=<its g++>" in finding.fix
+
+
+def test_nvcc_follows_cc_not_cxx(machine, tmp_path):
+    # nvcc 12.4 accepts gcc 13. CC=gcc-13 passes even where the g++ on PATH is 14; CXX=g++-13 alone
+    # does not help nvcc, which still uses the gcc 14 on PATH.
+    bin_dir = tmp_path / "bin"
+    default = machine(nvcc="12.4", gxx="g++ (GCC) 14.2.0", gcc="gcc (GCC) 14.2.0", env_cxx=None)
+    script(bin_dir, "gcc-13", "gcc-13 (GCC) 13.3.0")
+    script(bin_dir, "g++-13", "g++-13 (GCC) 13.3.0")
+    assert by_check(doctor.diagnose(default))["nvcc host compiler"].status == doctor.PROBLEM
+    env = {"PATH": str(bin_dir), "CC": str(bin_dir / "gcc-13")}
+    with_cc = doctor.gather(env, fake_torch("12.4"), default_home=str(tmp_path / "none"), probe_runtime=False)
+    assert by_check(doctor.diagnose(with_cc))["nvcc host compiler"].status == doctor.OK
+    env = {"PATH": str(bin_dir), "CXX": str(bin_dir / "g++-13")}
+    with_cxx = doctor.gather(env, fake_torch("12.4"), default_home=str(tmp_path / "none"), probe_runtime=False)
+    assert by_check(doctor.diagnose(with_cxx))["nvcc host compiler"].status == doctor.PROBLEM
+    assert with_cxx.cxx == str(bin_dir / "g++-13")  # C++ sources: $CXX
 
 
 def test_clang_is_checked_against_its_own_limit(machine):
-    finding = by_check(doctor.diagnose(machine(nvcc="12.4", gxx="clang version 19.1.0")))["host compiler"]
-    assert finding.status == doctor.PROBLEM and "clang <= 17" in finding.message
+    environment = machine(nvcc="12.4", gcc="clang version 19.1.0")
+    assert "clang <= 17" in by_check(doctor.diagnose(environment))["nvcc host compiler"].message
 
 
 def test_a_supported_compiler_passes(machine):
-    assert (
-        by_check(doctor.diagnose(machine(nvcc="13.0", cuda="13.0", gxx="g++ (GCC) 15.1.0")))["host compiler"].status
-        == "ok"
-    )
+    environment = machine(nvcc="13.0", cuda="13.0", gcc="gcc (GCC) 15.1.0")
+    assert by_check(doctor.diagnose(environment))["nvcc host compiler"].status == doctor.OK
+
+
+def wrapper(directory, name, real, *extra):
+    """A compiler that runs the real one with extra arguments, as a vendor's wrapper script does."""
+    path = directory / name
+    path.write_text(f'#!/bin/sh\nexec {real} "$@" {" ".join(extra)}\n')
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return str(path)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None or shutil.which("nm") is None, reason="needs g++ and nm")
+def test_a_compiler_that_links_libstdcxx_statically_is_a_problem(tmp_path):
+    # Linked into the extension, its own libstdc++ makes the first C++ exception crash the process
+    # (seen with a vendor compiler on a GPU machine). The probe links a real library to see it.
+    env = dict(os.environ)
+    runtime, _ = doctor.cxx_runtime(env)
+    assert runtime == "dynamic"  # this machine's compilers
+    env["CC"] = wrapper(tmp_path, "gcc", shutil.which("gcc"), "-static-libstdc++")
+    env["CXX"] = wrapper(tmp_path, "g++", shutil.which("g++"), "-static-libstdc++")
+    environment = doctor.gather(env)
+    assert environment.cxx_runtime == "static"
+    finding = by_check(doctor.diagnose(environment, want_cuda=False))["C++ runtime"]
+    assert finding.status == doctor.PROBLEM and "own copy of libstdc++" in finding.message
+    assert "CC=" in finding.fix and "CXX=" in finding.fix
 
 
 def test_no_ninja(machine):
@@ -158,4 +224,5 @@ def test_the_report_states_each_problem_with_its_fix(machine):
 
 def test_scaffold_doctor_runs_on_this_machine(capsys):
     assert cli.main(["doctor", "--cpu"]) == 0
-    assert "host compiler" in capsys.readouterr().out
+    output = capsys.readouterr().out
+    assert "C++ compiler" in output and "C++ runtime" in output and "libstdc++ shared with the process" in output

@@ -15,6 +15,8 @@ import warnings
 from pathlib import Path
 
 import copier
+import jinja2
+import pathspec
 import pytest
 import yaml
 
@@ -32,9 +34,16 @@ GIT_IDENTITY = {
 def _git_identity(monkeypatch):
     for key, value in GIT_IDENTITY.items():
         monkeypatch.setenv(key, value)
-    # Warnings copier prints on every run here: the dirty template check, a new project's
-    # missing answers file (read by the add-an-operator mode).
-    warnings.filterwarnings("ignore", message="File not found; returning empty dict")
+
+
+@pytest.fixture(autouse=True)
+def _no_warnings():
+    """Copy, update and adding an operator print no warning: any warning fails the test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for hidden in (DeprecationWarning, PendingDeprecationWarning):  # not shown to users by default
+            warnings.simplefilter("ignore", hidden)
+        yield
 
 
 def git(directory: Path, *args: str) -> str:
@@ -166,7 +175,7 @@ def test_an_answer_changed_at_update_re_renders_the_math(template_repo, generate
     answers = yaml.safe_load((generated / ".copier-answers.yml").read_text())
     assert answers["activation"] == "silu" and answers["op_name"] == "my_op"  # names do not move
     assert "SiLU (swish): h * sigmoid(h)." in (generated / "csrc/my_op.h").read_text()
-    assert "F.silu(x + bias)" in (generated / "fused_bias_activation/ops/my_op.py").read_text()
+    assert "F.silu(x + bias)" in (generated / "src/fused_bias_activation/ops/my_op.py").read_text()
     commit_all(generated, "switch to silu")
     project.build(generated)
     project.run_tests(generated, ["-k", "cpu"])
@@ -185,46 +194,54 @@ def test_a_question_added_later_takes_its_default_without_asking(template_repo, 
     assert "Bugs: none yet." in (generated / "README.md").read_text()
 
 
-PROJECT_FILES = [
-    ".copier-answers.yml",
-    ".gitignore",
-    ".clang-format",
-    ".pre-commit-config.yaml",
-    ".github/workflows/ci.yml",
-    "build_config.py",
-    "doctor.py",
-    "fused_bias_activation/_jit.py",
-    "LICENSE",
-    "README.md",
-    "pyproject.toml",
-    "setup.py",
-    "csrc/module.cpp",
-    "fused_bias_activation/__init__.py",
-    "fused_bias_activation/ops/__init__.py",
-    "benchmarks/gpu_suite.py",
-]
-FIRST_OP_FILES = [
-    "csrc/my_op.h",
-    "csrc/my_op.cpp",
-    "csrc/my_op_cpu.cpp",
-    "csrc/my_op_cuda.cu",
-    "csrc/my_op_autograd.cpp",
-    "fused_bias_activation/ops/my_op.py",
-    "tests/test_my_op.py",
-    "benchmarks/bench_my_op.py",
-    "benchmarks/sanitize_my_op.py",
-]
+def project_level_spec(package_name: str) -> pathspec.GitIgnoreSpec:
+    """The project-level paths, from the one list that copier.yml's _exclude uses too."""
+    config = yaml.safe_load((render.TEMPLATE_ROOT / "copier.yml").read_text())
+    rendered = jinja2.Template(config["project_files"]["default"]).render(package_name=package_name)
+    return pathspec.GitIgnoreSpec.from_lines(yaml.safe_load(rendered))
+
+
+def rendered_files(directory: Path) -> list[str]:
+    return sorted(
+        path.relative_to(directory).as_posix()
+        for path in directory.rglob("*")
+        if path.is_file() and ".git" not in path.relative_to(directory).parts
+    )
+
+
+def test_every_rendered_path_not_named_after_the_operator_is_project_level(render_project):
+    project = render_project(op_name="my_op", package_name="pkg")
+    spec = project_level_spec("pkg")
+    for path in rendered_files(project):
+        if path == ".copier-answers.yml":
+            continue  # the answers file is the project's by its name, the operator's by another
+        named_after_the_operator = "my_op" in path
+        assert spec.match_file(path) != named_after_the_operator, path
+
+
+PACKAGE = "fused_bias_activation"  # the package of the `generated` project
+
+
+def project_and_first_operator_files(directory: Path) -> tuple[list[str], list[str]]:
+    spec = project_level_spec(PACKAGE)
+    files = rendered_files(directory)
+    return [f for f in files if spec.match_file(f) or f == ".copier-answers.yml"], [f for f in files if "my_op" in f]
 
 
 def test_a_second_operator_is_added_built_and_updated_on_its_own(template_repo, generated):
-    before = digest(generated, PROJECT_FILES + FIRST_OP_FILES)
+    project_files, first_op_files = project_and_first_operator_files(generated)
+    assert "benchmarks/jit_rebuild.py" in project_files and "csrc/my_op_cuda.cu" in first_op_files
+    # The owner edits a project-level file: adding an operator must not touch it (no conflict).
+    edit(generated / "benchmarks/jit_rebuild.py", '"""How long', '"""Owner\'s note. How long')
+    commit_all(generated, "owner's edit of a project-level file")
+    before = digest(generated, project_files + first_op_files)
     template_repo.copy(
         generated,
         {"op_name": "bias_relu", "activation": "relu"},
         answers_file=".copier-answers.bias_relu.yml",
         vcs_ref="v0.1.0",
     )
-    assert digest(generated, PROJECT_FILES + FIRST_OP_FILES) == before  # nothing project-wide clobbered
+    assert digest(generated, project_files + first_op_files) == before  # nothing project-wide touched
     answers = yaml.safe_load((generated / ".copier-answers.bias_relu.yml").read_text())
     assert answers["op_name"] == "bias_relu" and answers["package_name"] == "fused_bias_activation"
     assert 'm.def("bias_relu(Tensor x, Tensor bias) -> Tensor");' in (generated / "csrc/bias_relu.cpp").read_text()
@@ -236,7 +253,7 @@ def test_a_second_operator_is_added_built_and_updated_on_its_own(template_repo, 
     project.run_tests(generated, ["-k", "cpu"])
     imported = subprocess.run(
         ["python", "-c", "import fused_bias_activation as p; print(p.my_op.__name__, p.bias_relu.__name__)"],
-        cwd=generated,
+        cwd=generated / "src",  # built in place, not installed
         capture_output=True,
         text=True,
         check=True,
@@ -249,7 +266,7 @@ def test_a_second_operator_is_added_built_and_updated_on_its_own(template_repo, 
     git(generated, "clean", "-fdqX")  # build outputs are ignored; copier wants a clean tree anyway
     template_repo.update(generated, answers_file=".copier-answers.bias_relu.yml")
     assert (generated / "benchmarks/bench_bias_relu.py").read_text().startswith('"""v0.2.0: Benchmark')
-    assert digest(generated, PROJECT_FILES + FIRST_OP_FILES) == before
+    assert digest(generated, project_files + first_op_files) == before
 
 
 def test_an_added_operator_must_use_the_projects_package(template_repo, generated):
@@ -274,3 +291,6 @@ def test_the_readme_lifecycle_commands_work_as_written(template_repo, tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert (workdir / "my_project/.copier-answers.bias_relu.yml").is_file()
+    assert "Warning" not in result.stderr, result.stderr  # copy, add and update print no warning
+    # The project's message once, at the copy; adding an operator says so instead.
+    assert result.stderr.count("is ready in") == 1 and "::bias_relu added to the project" in result.stderr

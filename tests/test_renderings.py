@@ -42,7 +42,7 @@ def check_rendering(project, package_name, op_name):
         f"csrc/{op_name}.cpp",
         f"csrc/{op_name}_cpu.cpp",
         f"csrc/{op_name}_cuda.cu",
-        f"{package_name}/ops/{op_name}.py",
+        f"src/{package_name}/ops/{op_name}.py",
         f"tests/test_{op_name}.py",
         f"benchmarks/bench_{op_name}.py",
     ):
@@ -62,9 +62,9 @@ def test_other_names_render(render_project):
     check_rendering(project, "my_kernels", "bias_act")
     assert "TORCH_LIBRARY(mykern, m)" in (project / "csrc/module.cpp").read_text()
     assert 'm.def("bias_act(Tensor x, Tensor bias) -> Tensor");' in (project / "csrc/bias_act.cpp").read_text()
-    assert "class BiasAct(nn.Module)" in (project / "my_kernels/ops/bias_act.py").read_text()
+    assert "class BiasAct(nn.Module)" in (project / "src/my_kernels/ops/bias_act.py").read_text()
     assert "Apache License" in (project / "LICENSE").read_text()
-    assert 'version = "2.3.0"' in (project / "pyproject.toml").read_text()
+    assert 'VERSION = "2.3.0"' in (project / "build_config.py").read_text()
 
 
 def test_schema_is_written_once(render_project):
@@ -83,7 +83,7 @@ def test_licenses(render_project, license_name):
     project = render_project(license=license_name, author_name="Grace Hopper", copyright_year=2031)
     pyproject = (project / "pyproject.toml").read_text()
     if license_name == "Proprietary":
-        assert not (project / "LICENSE").exists() and "license" not in pyproject
+        assert not (project / "LICENSE").exists() and "license =" not in pyproject
         return
     text = (project / "LICENSE").read_text()
     assert "Grace Hopper" in text and "2031" in text and not text.startswith("\n") and text.endswith("\n")

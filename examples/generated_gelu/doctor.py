@@ -3,10 +3,15 @@
     python doctor.py          # check this machine (exit code 1 if a CUDA build would fail)
     python doctor.py --cpu    # only what a CPU build needs
 
-setup.py runs the same checks before a CUDA build (SKIP_DOCTOR=1 skips them). They cover what
-costs extension authors their days: a CPU-only torch, nvcc missing, a CUDA toolkit of another
-major version than torch's, a host compiler newer than nvcc supports, no ninja, and GPUs that
-TORCH_CUDA_ARCH_LIST does not cover.
+setup.py runs the same checks before every build (SKIP_DOCTOR=1 skips them). They cover what costs
+extension authors their days: a CPU-only torch, nvcc missing, a CUDA toolkit of another major version
+than torch's, a host compiler newer than nvcc supports, a compiler that links its own copy of the C++
+runtime into shared libraries, no ninja, and GPUs that TORCH_CUDA_ARCH_LIST does not cover.
+
+The compilers checked are those the build runs: C++ sources are compiled with $CXX, or else the C++
+compiler Python was configured with (sysconfig's CXX); the library is linked as setuptools links it
+($LDSHARED, or Python's LDSHARED with $CC in place of its compiler); nvcc compiles host code with
+$CC (torch passes it as -ccbin), or else with the gcc on PATH.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
+import tempfile
 from dataclasses import dataclass, field
 
 OK, WARNING, PROBLEM = "ok", "warning", "problem"
@@ -46,9 +53,15 @@ class Environment:
     torch_cuda: str | None  # torch.version.cuda: None for a CPU-only build
     nvcc: str | None  # path
     nvcc_version: str | None  # "12.4"
-    cxx: str | None
+    cxx: str | None  # compiles the C++ sources
     cxx_version_text: str | None  # first line of `$CXX --version`
     ninja: str | None  # path
+    nvcc_host: str | None = None  # compiles nvcc's host code
+    nvcc_host_version_text: str | None = None
+    # How a shared library linked as the build links it gets the C++ runtime: "dynamic" (from the
+    # process, as torch does), "static" (its own copy), or None if it could not be told.
+    cxx_runtime: str | None = None
+    linker: str | None = None
     gpus: list[tuple[str, tuple[int, int]]] = field(default_factory=list)  # (name, capability)
     arch_list: str | None = None  # TORCH_CUDA_ARCH_LIST
 
@@ -84,10 +97,76 @@ def nvcc_release(nvcc: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _first_line(text: str | None) -> str | None:
+    return text.splitlines()[0] if text else None
+
+
+def cxx_compiler(env: dict[str, str]) -> str | None:
+    """What compiles the C++ sources: $CXX, else the C++ compiler Python was configured with."""
+    configured = (sysconfig.get_config_var("CXX") or "c++").split()[0]
+    name = env.get("CXX") or configured
+    return shutil.which(name.split()[0], path=env.get("PATH", "")) or (name if os.path.exists(name) else None)
+
+
+def nvcc_host_compiler(env: dict[str, str]) -> str | None:
+    """What nvcc compiles host code with: $CC (torch passes it as -ccbin), else gcc on PATH."""
+    name = env.get("CC") or "gcc"
+    return shutil.which(name.split()[0], path=env.get("PATH", "")) or (name if os.path.exists(name) else None)
+
+
+# A C++ library that throws: linked against the process's libstdc++, __cxa_throw stays undefined in it.
+_PROBE_SOURCE = """#include <stdexcept>
+#include <string>
+extern "C" int probe(int n) { if (n < 0) throw std::runtime_error(std::to_string(n)); return n; }
+"""
+_PROBE_SCRIPT = """
+import sys
+from setuptools._distutils.ccompiler import new_compiler
+from setuptools._distutils.sysconfig import customize_compiler
+compiler = new_compiler()
+customize_compiler(compiler)
+objects = compiler.compile([sys.argv[1]], output_dir=sys.argv[2], extra_postargs=["-fPIC"])
+compiler.link_shared_object(objects, sys.argv[3], target_lang="c++")
+print((getattr(compiler, "compiler_cxx", None) or compiler.linker_so)[0])  # what links C++ (distutils)
+"""
+
+
+def cxx_runtime(env: dict[str, str]) -> tuple[str | None, str | None]:
+    """Link a small C++ library exactly as setuptools links the extension (same compilers and
+    flags, from env) and tell how it gets the C++ runtime: ("static" or "dynamic", the linker), or
+    (None, None) if the probe could not be built or read (no compiler, no nm)."""
+    nm = shutil.which("nm", path=env.get("PATH", "")) or shutil.which("nm")
+    if nm is None:
+        return None, None
+    with tempfile.TemporaryDirectory() as scratch:
+        source, library = os.path.join(scratch, "probe.cpp"), os.path.join(scratch, "probe.so")
+        with open(source, "w") as file:
+            file.write(_PROBE_SOURCE)
+        try:
+            result = subprocess.run(
+                [sys.executable, "-c", _PROBE_SCRIPT, source, scratch, library],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None, None
+        if result.returncode != 0 or not os.path.exists(library):
+            return None, None
+        linker = result.stdout.strip() or None
+        symbols = _output([nm, "--defined-only", library]) or ""
+    defined = {line.split()[-1] for line in symbols.splitlines() if line.strip()}
+    return ("static" if "__cxa_throw" in defined else "dynamic"), linker
+
+
 def gather(
-    env: dict[str, str] | None = None, torch_module=None, default_home: str = "/usr/local/cuda"
+    env: dict[str, str] | None = None,
+    torch_module=None,
+    default_home: str = "/usr/local/cuda",
+    probe_runtime: bool = True,
 ) -> Environment:
-    """Read the environment: torch, nvcc, the host compiler, ninja, the visible GPUs."""
+    """Read the environment: torch, nvcc, the compilers the build uses, ninja, the visible GPUs."""
     env = dict(os.environ if env is None else env)
     if torch_module is None:
         try:
@@ -95,8 +174,10 @@ def gather(
         except ImportError:
             torch_module = None
     nvcc = find_nvcc(env, default_home)
-    cxx = env.get("CXX") or shutil.which("c++", path=env.get("PATH", "")) or None
-    cxx_text = _output([*cxx.split(), "--version"]) if cxx else None
+    cxx = cxx_compiler(env)
+    cxx_text = _output([cxx, "--version"]) if cxx else None
+    nvcc_host = nvcc_host_compiler(env)
+    runtime, linker = cxx_runtime(env) if probe_runtime and cxx else (None, None)
     gpus = []
     if torch_module is not None and torch_module.cuda.is_available():
         for index in range(torch_module.cuda.device_count()):
@@ -108,8 +189,12 @@ def gather(
         nvcc=nvcc,
         nvcc_version=nvcc_release(nvcc) if nvcc else None,
         cxx=cxx,
-        cxx_version_text=cxx_text.splitlines()[0] if cxx_text else None,
+        cxx_version_text=_first_line(cxx_text),
         ninja=shutil.which("ninja", path=env.get("PATH", "")),
+        nvcc_host=nvcc_host,
+        nvcc_host_version_text=_first_line(_output([nvcc_host, "--version"])) if nvcc_host else None,
+        cxx_runtime=runtime,
+        linker=linker,
         gpus=gpus,
         arch_list=env.get("TORCH_CUDA_ARCH_LIST") or None,
     )
@@ -159,26 +244,80 @@ def check_nvcc(e: Environment) -> Finding:
     return Finding("nvcc", OK, f"nvcc {e.nvcc_version} ({e.nvcc})")
 
 
-def check_host_compiler(e: Environment) -> Finding:
-    if e.cxx is None or e.cxx_version_text is None:
-        return Finding("host compiler", PROBLEM, "no C++ compiler found", "install g++ (or set CXX)")
-    text = e.cxx_version_text
+def _compiler_version(text: str) -> tuple[str, int] | None:
+    """('gcc' or 'clang', major version) from a compiler's --version line."""
     family = "clang" if "clang" in text else "gcc"
     version = re.findall(r"(\d+)\.(\d+)(?:\.\d+)?", text)
     if not version:
-        return Finding("host compiler", WARNING, f"{e.cxx}: cannot read a version from {text!r}")
-    major = int(version[-1][0] if family == "gcc" else version[0][0])
+        return None
+    return family, int(version[-1][0] if family == "gcc" else version[0][0])
+
+
+def check_cxx(e: Environment) -> Finding:
+    if e.cxx is None or e.cxx_version_text is None:
+        return Finding(
+            "C++ compiler",
+            PROBLEM,
+            "no C++ compiler found (looked at $CXX and the compiler Python was configured with)",
+            "install g++ (or set CXX to a C++ compiler)",
+        )
+    return Finding("C++ compiler", OK, f"{e.cxx}: {e.cxx_version_text.strip()}")
+
+
+def check_cxx_runtime(e: Environment) -> Finding:
+    if e.cxx_runtime == "static":
+        others = [path for path in _on_path("g++") if os.path.realpath(path) != os.path.realpath(e.cxx or "")]
+        gxx = others[0] if others else "/usr/bin/g++"
+        suggestion = f"CC={'gcc'.join(gxx.rsplit('g++', 1))} CXX={gxx}"
+        return Finding(
+            "C++ runtime",
+            PROBLEM,
+            f"a library linked as the build links it ({e.linker}) carries its own copy of libstdc++: the "
+            "extension's C++ exceptions (every argument error) would then crash the process instead of "
+            "reaching Python",
+            f"build with a compiler that links libstdc++ dynamically, e.g. {suggestion}",
+        )
+    if e.cxx_runtime == "dynamic":
+        return Finding("C++ runtime", OK, f"libstdc++ shared with the process ({e.linker})")
+    return Finding("C++ runtime", WARNING, "could not link a test library (or nm is missing) to check it")
+
+
+def _on_path(name: str) -> list[str]:
+    """Every `name` on PATH, in order."""
+    found = []
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = os.path.join(directory, name)
+        if os.access(candidate, os.X_OK) and candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def check_nvcc_host_compiler(e: Environment) -> Finding:
+    if e.nvcc_host is None or e.nvcc_host_version_text is None:
+        return Finding(
+            "nvcc host compiler",
+            PROBLEM,
+            "no host compiler for nvcc found (looked at $CC and gcc on PATH)",
+            "install gcc (or set CC to a C compiler nvcc accepts)",
+        )
+    text = e.nvcc_host_version_text
+    version = _compiler_version(text)
+    if version is None:
+        return Finding("nvcc host compiler", WARNING, f"{e.nvcc_host}: cannot read a version from {text!r}")
+    family, major = version
     toolkit = _version_tuple(e.nvcc_version)
     limit = (MAX_CLANG if family == "clang" else MAX_GCC).get(toolkit) if toolkit else None
     if limit is not None and major > limit:
+        plus = "clang++" if family == "clang" else "g++"
         return Finding(
-            "host compiler",
+            "nvcc host compiler",
             PROBLEM,
-            f"{e.cxx} is {family} {major}, newer than nvcc {e.nvcc_version} accepts ({family} <= {limit})",
-            f"install {family} {limit} or older and build with CXX=<it> (nvcc follows CXX through -ccbin), "
-            "or use a newer CUDA toolkit",
+            f"{e.nvcc_host} is {family} {major}, newer than nvcc {e.nvcc_version} accepts "
+            f"({family} <= {limit})",
+            f"install {family} {limit} or older and build with CC=<that {family}> CXX=<its {plus}> (torch "
+            "passes CC to nvcc as -ccbin), or use a newer CUDA toolkit",
         )
-    return Finding("host compiler", OK, f"{e.cxx}: {text.strip()}")
+    return Finding("nvcc host compiler", OK, f"{e.nvcc_host}: {text.strip()}")
 
 
 def check_ninja(e: Environment) -> Finding:
@@ -272,9 +411,11 @@ def _runs_on(entries: list[tuple[tuple[int, int], bool]], capability: tuple[int,
 
 
 def diagnose(e: Environment, want_cuda: bool = True) -> list[Finding]:
-    findings = [check_torch(e, want_cuda), check_ninja(e), check_host_compiler(e)]
+    findings = [check_torch(e, want_cuda), check_ninja(e), check_cxx(e)]
+    if e.cxx is not None:
+        findings.append(check_cxx_runtime(e))
     if want_cuda or e.torch_cuda is not None:
-        findings.append(check_nvcc(e))
+        findings += [check_nvcc(e), check_nvcc_host_compiler(e)]
         findings += check_architectures(e)
     return findings
 

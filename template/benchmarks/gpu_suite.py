@@ -91,10 +91,10 @@ def sanitize(op: str, tool: str, out: Path) -> dict[str, object]:
         f"compute-sanitizer {tool} ({op})",
         [sanitizer, "--tool", tool, "--error-exitcode", "1", sys.executable, f"benchmarks/sanitize_{op}.py"],
         out / f"sanitizer_{tool}_{op}.log" if len(OPS) > 1 else out / f"sanitizer_{tool}.log",
-        # The package may be built in place rather than installed: put the project on the path.
+        # The package may be built in place rather than installed: put src/ on the path.
         env={
             "PYTORCH_NO_CUDA_MEMORY_CACHING": "1",
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT), os.environ.get("PYTHONPATH")])),
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(PROJECT / "src"), os.environ.get("PYTHONPATH")])),
         },
     )
     summary = re.findall(r"ERROR SUMMARY: .*|RACECHECK SUMMARY: .*", output)

@@ -159,16 +159,15 @@ class MismatchError(RuntimeError):
 def load_implementations() -> tuple[Op, Op]:
     """Return (ours, eager reference) from the installed package, or from this checkout.
 
-    ``python benchmarks/bench_x.py`` puts benchmarks/, not the project root, on sys.path, so a
-    package built in place (``python setup.py build_ext --inplace``) but not installed would not be
-    found; the project root is added only in that case, never in front of an installed package.
+    A package built in place (``python setup.py build_ext --inplace``) but not installed is not on
+    sys.path; the project's src/ is added only in that case, never in front of an installed package.
     """
     try:
         package = importlib.import_module(PACKAGE)
     except ModuleNotFoundError as error:
         if error.name != PACKAGE:
             raise
-        sys.path.insert(0, str(PROJECT_ROOT))
+        sys.path.insert(0, str(PROJECT_ROOT / "src"))
         package = importlib.import_module(PACKAGE)
     return getattr(package, OP_NAME), getattr(package, f"reference_{OP_NAME}")
 

@@ -28,6 +28,9 @@ sys.path.insert(0, str(PROJECT))
 import build_config  # noqa: E402
 
 JIT_VARIABLE = f"{build_config.PACKAGE.upper()}_JIT"
+# src/ first on the path: the package from this checkout, even where another copy is installed.
+SEARCH_PATH = os.pathsep.join(filter(None, [str(PROJECT / "src"), os.environ.get("PYTHONPATH")]))
+JIT_ENVIRONMENT = {**os.environ, JIT_VARIABLE: "1", "PYTHONPATH": SEARCH_PATH}
 BUILD_DIRECTORY = PROJECT / "build" / "jit"
 NINJA_LOG = BUILD_DIRECTORY / ".ninja_log"
 
@@ -47,7 +50,7 @@ def timed_import() -> tuple[float, list[str]]:
     subprocess.run(
         [sys.executable, "-c", f"import {build_config.PACKAGE}"],
         cwd=PROJECT,
-        env={**os.environ, JIT_VARIABLE: "1"},
+        env=JIT_ENVIRONMENT,
         check=True,
     )
     return time.perf_counter() - started, sorted(ninja_log_entries()[before:])

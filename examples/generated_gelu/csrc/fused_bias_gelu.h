@@ -7,7 +7,7 @@
 //   csrc/fused_bias_gelu_cuda.cu
 // To change the math of the operator, edit activation() and activation_grad() below, then the
 // plain-PyTorch reference that the tests compare against:
-//   generated_gelu/ops/fused_bias_gelu.py
+//   src/generated_gelu/ops/fused_bias_gelu.py
 #pragma once
 
 #include <ATen/core/Tensor.h>

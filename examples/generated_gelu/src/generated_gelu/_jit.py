@@ -1,7 +1,7 @@
 """Just-in-time build of csrc/ for development: the sources and flags of setup.py, compiled by
 torch.utils.cpp_extension.load into build/jit/ (ninja recompiles only the files that changed) and
 loaded into this process. Used by the package's __init__ when <PACKAGE>_JIT=1; needs a source
-checkout (csrc/ next to the package).
+checkout (the package in src/, csrc/ and build_config.py in the project folder above it).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import torch
 from torch.utils import cpp_extension
 
-_PROJECT = Path(__file__).resolve().parent.parent
+_PROJECT = Path(__file__).resolve().parents[2]  # <project>/src/<package>/_jit.py
 
 
 def _build_config():
