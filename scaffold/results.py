@@ -2,7 +2,8 @@
 
 The results are what `benchmarks/gpu_suite.py` wrote on a GPU machine, committed under
 examples/generated_gelu/benchmarks/results/ (the example) and its activations/ folder (the same
-template rendered with the other activations). `scaffold results-table --write` puts the tables
+template rendered with the other activations), and what `benchmarks/bench_<op>.py --device cpu`
+wrote on the CPU (its cpu/ folder). `scaffold results-table --write` puts the tables
 between the markers below in README.md; the repository's tests check that they still match the JSON.
 """
 
@@ -132,16 +133,21 @@ def _span(values: list[float], render) -> str:
 
 def activations_table(results: Path = RESULTS_DIR) -> str:
     """Each activation's range over the benchmark's shapes, from its own run of the same template."""
+    folders = [results, *sorted((results / "activations").iterdir())]
+    runs = []
+    for folder in folders:
+        env, meta = _load(folder / "gpu_suite.json")["environment"], _load(next(folder.glob("bench_*.json")))["meta"]
+        machine = "one" if env["gpu_count"] == 1 else f"one of {env['gpu_count']}"
+        runs.append(f"measured {meta['date'][:10]} on {machine} {env['gpu']}" + (" each" if machine == "one" else ""))
     lines = [
-        "The same template rendered with each activation (same GPU and day; the example's own run above "
-        "for gelu_tanh). Ranges over the shapes above where the copy takes 20 us or more; 'slowest' = "
-        "the smallest per-call speed-up over all the shapes, host-bound ones included:",
+        "The same template rendered with each activation (" + "; ".join(dict.fromkeys(runs)) + "; gelu_tanh "
+        "is the example's own run above). Ranges over the shapes above where the copy takes 20 us or more; "
+        "'slowest' = the smallest per-call speed-up over all the shapes, host-bound ones included:",
         "",
         "| activation | dtype | forward % of copy | forward+backward % of copy | slowest vs eager | "
         "slowest vs torch.compile | tests |",
         "|---|---|---|---|---|---|---|",
     ]
-    folders = [results, *sorted((results / "activations").iterdir())]
     for folder in folders:
         bench = _load(next(folder.glob("bench_*.json")))
         suite = _load(folder / "gpu_suite.json")
@@ -182,8 +188,73 @@ def jit_line(results: Path = RESULTS_DIR) -> str:
     return "Just-in-time build (`benchmarks/jit_rebuild.py`, a fresh process each time): " + "; ".join(parts) + "."
 
 
+def cpu_table(results: Path = RESULTS_DIR) -> str:
+    """The example's CPU loops against eager and torch.compile, per thread count (benchmarks/bench_<op>.py)."""
+    bench = _load(next((results / "cpu").glob("bench_*.json")))
+    meta = bench["meta"]
+    script = f"benchmarks/bench_{meta['op'].split('::')[-1]}.py"
+    lines = [
+        f"The example's CPU loops, measured {meta['date'][:10]} on {meta['device_name']} "
+        f"({meta['cpu_capability']}, torch {meta['torch_version']}) by `{script} "
+        f"--device cpu --threads {' '.join(map(str, meta['cpu_threads']))}`: median time per call; vs eager and vs "
+        "torch.compile = their time over ours.",
+        "",
+        "| dtype | shape | threads | pass | ours | eager | torch.compile | vs eager | vs torch.compile |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for row in bench["results"]:
+        ms = row["ms"]
+        lines.append(
+            f"| {row['dtype']} | {_shape(row)} | {row['threads']} | {row['pass']} | {_time(ms['ours'])} | "
+            f"{_time(ms['eager'])} | {_time(ms.get('compile'))} | {_times(row['speedup_vs_eager'])} | "
+            f"{_times(row.get('speedup_vs_compile'))} |"
+        )
+    slowest = min(bench["results"], key=lambda row: row["speedup_vs_eager"])
+    lines += [
+        "",
+        f"Slowest against eager: {_times(slowest['speedup_vs_eager'])} ({slowest['dtype']} {_shape(slowest)}, "
+        f"{slowest['pass']}, {slowest['threads']} thread{'s' if slowest['threads'] > 1 else ''}).",
+    ]
+    return "\n".join(lines)
+
+
+def _tests_line(log: Path) -> str:
+    """pytest's summary line at the end of a log, without its duration."""
+    return log.read_text().strip().splitlines()[-1].split(" in ")[0]
+
+
+def other_runs(results: Path = RESULTS_DIR) -> str:
+    """The project of three operators and the example on two GPUs (results/three_operators, two_gpus)."""
+    three = _load(results / "three_operators" / "gpu_suite.json")
+    env = three["environment"]
+    sanitizers = {s["op"] for s in three["sanitizer"] if s["verdict"] == "clean"}
+    two = _load(results / "two_gpus" / "gpu_suite.json")
+    two_env = two["environment"]
+    return (
+        f"A project of three operators (the example's; `bias_silu` on the family's kernels; `bias_relu` "
+        f"with CUDA kernels its owner wrote with the project's helpers) built on one {env['gpu']} "
+        f"({env['date'][:10]}); compute-sanitizer's memcheck and racecheck were clean for "
+        f"{len(sanitizers)} of its {len({s['op'] for s in three['sanitizer']})} operators. Its first test run: "
+        f"{three['tests']['summary'].split(' in ')[0]}, both in the owner's kernel on empty tensors, "
+        "caught by the family's shared tests; after the fix: "
+        f"{_tests_line(results / 'three_operators' / 'tests_after_fix.log')} "
+        "(`results/three_operators/`).\n\n"
+        f"On a machine with {two_env['gpu_count']} {two_env['gpu']}s ({two_env['date'][:10]}) the example's "
+        f"tests gave {two['tests']['summary'].split(' in ')[0]}, the ones on a second device included "
+        "(`results/two_gpus/`)."
+    )
+
+
 def tables(results: Path = RESULTS_DIR) -> str:
-    return f"{example_table(results)}\n\n{jit_line(results)}\n\n{activations_table(results)}"
+    return "\n\n".join(
+        (
+            example_table(results),
+            jit_line(results),
+            activations_table(results),
+            other_runs(results),
+            cpu_table(results),
+        )
+    )
 
 
 def section_of(text: str) -> str:

@@ -60,15 +60,21 @@ def test_contradicting_cuda_switches_are_refused(render_project):
     assert result.returncode != 0 and "contradict each other" in result.stderr + result.stdout
 
 
-def test_debug_build_compiles_without_optimization_and_with_assertions(render_project):
+def test_a_debug_build_of_the_portable_cpu_loops_has_assertions_and_passes_the_tests(render_project):
+    """DEBUG=1 (no optimization, assertions on) with PORTABLE_CPU=1 (the CPU loops for any x86-64
+    CPU, the module _C): the build flags say so, and the kernels pass the forward and backward tests."""
     project_dir = render_project(activation="sigmoid")
-    result = _setup_py(project_dir, {"DEBUG": "1", "USE_CUDA": "0"})
+    result = _setup_py(project_dir, {"DEBUG": "1", "USE_CUDA": "0", "PORTABLE_CPU": "1"})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     compile_lines = [line for line in result.stdout.splitlines() if " -c " in line and "csrc/" in line]
     assert compile_lines and all(" -O0 -g" in line for line in compile_lines)
     for line in compile_lines:  # Python's flags bring -DNDEBUG; the last word on NDEBUG must undo it
         assert [flag for flag in line.split() if flag.endswith("NDEBUG")][-1] == "-UNDEBUG", line
+        assert "-mavx2" not in line.split() and "-DCPU_CAPABILITY_AVX2" not in line.split(), line
     assert "building the CPU kernels only" in result.stdout
+    package = project_dir / "src" / "fused_bias_activation"
+    assert [path.name.split(".")[0] for path in package.glob("_C*.so")] == ["_C"]
+    project.run_tests(project_dir, ["-k", "cpu and (forward or backward) and not compile"])
 
 
 def test_the_jit_build_compiles_the_same_sources_and_rebuilds_only_what_changed(tmp_path):

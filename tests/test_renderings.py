@@ -40,11 +40,11 @@ def check_rendering(project, package_name, op_name):
     for expected in (
         f"csrc/{op_name}.h",
         f"csrc/{op_name}.cpp",
-        f"csrc/{op_name}_cpu.cpp",
         f"csrc/{op_name}_cuda.cu",
         f"src/{package_name}/ops/{op_name}.py",
         f"tests/test_{op_name}.py",
         f"benchmarks/bench_{op_name}.py",
+        f"benchmarks/sanitize_{op_name}.py",
     ):
         assert (project / expected).is_file(), f"{expected} was not rendered"
 
@@ -54,28 +54,33 @@ def test_each_activation_renders(render_project, activation):
     project = render_project(activation=activation)
     check_rendering(project, "fused_bias_activation", f"fused_bias_{activation}")
     header = (project / f"csrc/fused_bias_{activation}.h").read_text()
-    assert header.count("activation(T h)") == 1 and header.count("activation_grad(T h)") == 1
+    # The operator's math: one forward and one backward, in one struct.
+    assert header.count("static OP_INLINE T forward(const T& h)") == 1
+    assert header.count("static OP_INLINE T backward(const T& h)") == 1
+    assert header.count("struct FusedBias") == 1
 
 
 def test_other_names_render(render_project):
     project = render_project(activation="silu", **OTHER_NAMES)
     check_rendering(project, "my_kernels", "bias_act")
     assert "TORCH_LIBRARY(mykern, m)" in (project / "csrc/module.cpp").read_text()
-    assert 'm.def("bias_act(Tensor x, Tensor bias) -> Tensor");' in (project / "csrc/bias_act.cpp").read_text()
-    assert "class BiasAct(nn.Module)" in (project / "src/my_kernels/ops/bias_act.py").read_text()
+    assert "BIAS_ACTIVATION_OPERATOR(mykern, BiasAct)" in (project / "csrc/bias_act.cpp").read_text()
+    assert 'kName = "mykern::bias_act"' in (project / "csrc/bias_act.h").read_text()
+    python_api = (project / "src/my_kernels/ops/bias_act.py").read_text()
+    assert 'bias_act, BiasAct = bias_activation.operator("mykern::bias_act", "silu", reference_bias_act)' in python_api
     assert "Apache License" in (project / "LICENSE").read_text()
     assert 'VERSION = "2.3.0"' in (project / "build_config.py").read_text()
 
 
 def test_schema_is_written_once(render_project):
-    """The operator's signature appears in one file; Python reaches it through torch.ops."""
+    """The family's signatures appear in one file; operators and Python reach them through it."""
     project = render_project()
     hits = [
         path.relative_to(project).as_posix()
         for path in project.rglob("*")
         if path.is_file() and "(Tensor x, Tensor bias) -> Tensor" in path.read_text()
     ]
-    assert hits == ["csrc/fused_bias_gelu_tanh.cpp"]
+    assert hits == ["csrc/bias_activation/operator.h"]
 
 
 @pytest.mark.parametrize("license_name", ["MIT", "BSD-3-Clause", "Apache-2.0", "Proprietary"])
@@ -90,10 +95,10 @@ def test_licenses(render_project, license_name):
     assert f'license = "{license_name}"' in pyproject
 
 
-LONG_NAMES = {
-    "package_name": "a_rather_long_package_name",
-    "namespace": "a_rather_long_namespace_name",
-    "op_name": "a_really_long_fused_operator_name",
+LONG_NAMES = {  # the longest names copier.yml accepts: 32 characters
+    "package_name": "a_rather_long_package_name_of_32",
+    "namespace": "a_rather_long_namespace_name_32c",
+    "op_name": "a_really_long_fused_operator_32c",
 }
 
 

@@ -15,10 +15,10 @@ import yaml
 from scaffold import render
 
 ACTIVATIONS = list(yaml.safe_load((render.TEMPLATE_ROOT / "copier.yml").read_text())["activation"]["choices"].values())
-LONG_NAMES = {
-    "package_name": "a_rather_long_package_name",
-    "namespace": "a_rather_long_namespace_name",
-    "op_name": "a_really_long_fused_operator_name",
+LONG_NAMES = {  # the longest names copier.yml accepts: 32 characters
+    "package_name": "a_rather_long_package_name_of_32",
+    "namespace": "a_rather_long_namespace_name_32c",
+    "op_name": "a_really_long_fused_operator_32c",
 }
 SHORT_NAMES = {"package_name": "pk", "namespace": "ns", "op_name": "op"}
 # Every activation (the header differs for each), and names long and short: where a line breaks
@@ -56,9 +56,11 @@ def test_rendered_sources_pass_clang_format(render_project, answers):
     if version != pinned:
         pytest.skip(f"clang-format {version} is installed, but the template pins {pinned}")
     project = render_project(**answers)
-    sources = sorted(path for path in (project / "csrc").iterdir() if path.suffix in CSRC_SUFFIXES)
-    assert len(sources) >= 6
-    command = ["clang-format", "--dry-run", "--Werror", *(path.name for path in sources)]
+    csrc = project / "csrc"
+    sources = sorted(path.relative_to(csrc).as_posix() for path in csrc.rglob("*") if path.suffix in CSRC_SUFFIXES)
+    # The operator's three files, module.cpp, and the core's and the family's headers.
+    assert {"module.cpp", "core/common.h", "bias_activation/cuda.cuh"} <= set(sources) and len(sources) >= 14
+    command = ["clang-format", "--dry-run", "--Werror", *sources]
     result = subprocess.run(command, cwd=project / "csrc", capture_output=True, text=True)
     assert result.returncode == 0, f"{' '.join(command)}:\n{result.stdout}{result.stderr}"
 

@@ -1,14 +1,20 @@
 """What the extension is built from and with, for both ways of building it.
 
 setup.py builds it ahead of time (pip install / python setup.py build_ext --inplace); with
-GENERATED_GELU_JIT=1, `import generated_gelu` compiles the same sources with the same
-flags just in time (torch.utils.cpp_extension.load; ninja rebuilds only what changed).
+GENERATED_GELU_JIT=1, `import generated_gelu` compiles the same sources
+with the same flags just in time (torch.utils.cpp_extension.load; ninja rebuilds only what changed).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import platform
+import shlex
+import subprocess
+import sysconfig
+import tempfile
 from pathlib import Path
 
 PACKAGE = "generated_gelu"
@@ -28,6 +34,64 @@ def sources(cuda: bool) -> list[Path]:
     """Every C++ source in csrc/, and every CUDA source when building the CUDA kernels."""
     found = sorted(CSRC.glob("*.cpp"))
     return found + sorted(CSRC.glob("*.cu")) if cuda else found
+
+
+# The CPU loops use ATen's CPU vectors (at::vec::Vectorized). On x86-64 they are compiled for AVX2
+# with FMA and F16C (ATen's own AVX2 vectors and SLEEF's vectorized math) where the building machine
+# has them, unless PORTABLE_CPU=1: the library then runs on CPUs with AVX2 only (any x86-64 CPU since
+# about 2015), and its module is named _C_avx2, so that importing it elsewhere fails with a message
+# rather than a crash. PORTABLE_CPU=1 builds _C for any x86-64 CPU, with slower CPU loops.
+AVX2_FLAGS = ["-mavx2", "-mfma", "-mf16c", "-DCPU_CAPABILITY=AVX2", "-DCPU_CAPABILITY_AVX2"]
+
+
+def cpu_has_avx2() -> bool:
+    """Whether this machine's CPU runs AVX2, FMA and F16C (x86-64 only)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        flags = next(
+            line.split(":", 1)[1].split()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("flags")
+        )
+    except (OSError, StopIteration):
+        return False
+    return {"avx2", "fma", "f16c"} <= set(flags)
+
+
+def cpu_vector_flags() -> list[str]:
+    return [] if env_flag("PORTABLE_CPU") or not cpu_has_avx2() else list(AVX2_FLAGS)
+
+
+def module_name() -> str:
+    """The compiled module's name: _C_avx2 when its CPU loops need AVX2, else _C."""
+    return "_C_avx2" if cpu_vector_flags() else "_C"
+
+
+@functools.cache
+def openmp_flags() -> tuple[str, ...]:
+    """-fopenmp where torch runs its CPU threads with OpenMP and the C++ compiler has it: then
+    at::parallel_for in the CPU loops is parallel (without it, it compiles to a serial loop)."""
+    try:
+        import torch
+
+        if not torch.backends.openmp.is_available():
+            return ()
+    except ImportError:
+        return ()
+    compiler = shlex.split(os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++")
+    with tempfile.TemporaryDirectory() as scratch:
+        probe = Path(scratch) / "probe.cpp"
+        probe.write_text("#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n")
+        try:
+            result = subprocess.run(
+                [*compiler, "-fopenmp", str(probe), "-o", str(Path(scratch) / "probe")],
+                capture_output=True,
+                timeout=60,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return ()
+    return ("-fopenmp",) if result.returncode == 0 else ()
 
 
 def torch_release(torch_version: str) -> str:
@@ -61,7 +125,10 @@ DEBUG_FLAGS = ["-O0", "-g", "-UNDEBUG"]
 
 
 def cxx_flags(debug: bool) -> list[str]:
-    return (DEBUG_FLAGS if debug else ["-O3"]) + ["-fdiagnostics-color=always"]
+    # -Wno-unknown-pragmas: ATen's CPU vector headers carry `#pragma unroll`, which gcc does not know.
+    optimization = DEBUG_FLAGS if debug else ["-O3"]
+    warnings = ["-Wno-unknown-pragmas", "-fdiagnostics-color=always"]
+    return [*optimization, *cpu_vector_flags(), *openmp_flags(), *warnings]
 
 
 def nvcc_flags(debug: bool) -> list[str]:
@@ -69,4 +136,4 @@ def nvcc_flags(debug: bool) -> list[str]:
 
 
 def link_flags(debug: bool) -> list[str]:
-    return ["-O0", "-g"] if debug else []
+    return (["-O0", "-g"] if debug else []) + list(openmp_flags())

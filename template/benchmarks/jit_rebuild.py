@@ -5,8 +5,8 @@
 Each step imports the package in a fresh process with <PACKAGE>_JIT=1 (build_config.py's sources
 and flags, compiled by torch.utils.cpp_extension.load into build/jit/). The edit appends a comment
 to the first operator's kernel file (restored afterwards, with its modification time). For each
-step it records what ninja built, from ninja's own log (build/jit/.ninja_log): after the edit, that
-one translation unit and the link; unchanged, nothing.
+step it records what ninja built, from ninja's own log (build/jit/.ninja_log): after the edit, the
+translation unit of that file and the link; unchanged, nothing.
 """
 
 from __future__ import annotations
@@ -63,7 +63,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the times here")
     args = parser.parse_args()
     cuda = torch.version.cuda is not None and torch.cuda.is_available()
-    kernel = sorted(build_config.CSRC.glob("*_cuda.cu" if cuda else "*_cpu.cpp"))[0]
+    # The first operator's file of kernels: its .cu with CUDA, else its .cpp (the CPU loops).
+    candidates = build_config.CSRC.glob("*.cu" if cuda else "*.cpp")
+    kernel = sorted(path for path in candidates if path.name != "module.cpp")[0]
     shutil.rmtree(BUILD_DIRECTORY, ignore_errors=True)
     steps = {"from_scratch": timed_import()}
     original, original_times = kernel.read_text(), kernel.stat()

@@ -1,12 +1,20 @@
-// The extension module generated_gelu._C defines no Python functions.
-// Importing it loads this shared library, and the library's static initializers register every
-// operator of the project with the PyTorch dispatcher. Without pybind11 the library needs only the
-// limited Python API, so one abi3 wheel serves every CPython version from 3.10 on.
+// The extension module generated_gelu._C (_C_avx2 where the CPU loops are compiled for
+// AVX2, see build_config.py) defines no Python functions. Importing it loads this shared library,
+// and the library's static initializers register every operator of the project with the PyTorch
+// dispatcher. Without pybind11 the library needs only the limited Python API, so one abi3 wheel
+// serves every CPython version from 3.10 on.
 #include <Python.h>
 #include <torch/library.h>
 
-extern "C" PyMODINIT_FUNC PyInit__C(void) {
-  static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_C", nullptr, -1, nullptr};
+// PyInit_<module name>: the build defines TORCH_EXTENSION_NAME as the module's name.
+#define OPS_CONCAT_(a, b) a##b
+#define OPS_CONCAT(a, b) OPS_CONCAT_(a, b)
+#define OPS_STRING_(a) #a
+#define OPS_STRING(a) OPS_STRING_(a)
+
+extern "C" PyMODINIT_FUNC OPS_CONCAT(PyInit_, TORCH_EXTENSION_NAME)(void) {
+  static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, OPS_STRING(TORCH_EXTENSION_NAME), nullptr, -1,
+                                      nullptr};
   return PyModule_Create(&module);
 }
 

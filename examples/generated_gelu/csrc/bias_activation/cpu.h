@@ -1,0 +1,178 @@
+// The bias + activation family's CPU loops: vectorized with ATen's CPU vectors (the activation's
+// formula runs on whole vectors of floats or doubles; on x86-64 the build compiles them for AVX2 with
+// FMA where the build machine has it, see build_config.py), parallel over rows with at::parallel_for
+// (OpenMP: the build adds -fopenmp where the compiler has it), float math for float16 and bfloat16.
+#pragma once
+
+#include <ATen/Dispatch.h>
+#include <ATen/OpMathType.h>
+#include <ATen/Parallel.h>
+#include <ATen/ops/empty.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "core/common.h"
+#include "core/cpu_vector.h"
+
+namespace generated_gelu::bias_activation::cpu {
+
+// Elements per parallel task: enough that a task outweighs its scheduling cost.
+constexpr int64_t kGrainElements = 32768;
+// grad_bias is summed over at most this many fixed chunks of rows, then over the chunks in order:
+// the result does not depend on the number of threads.
+constexpr int64_t kBiasChunks = 64;
+
+// How a row's elements are read and written: in steps of kStep elements, as kParts vectors of
+// opmath_t (float for float16 and bfloat16, which load two float vectors' worth at once).
+template <typename scalar_t>
+struct Lanes {
+  using opmath_t = at::opmath_type<scalar_t>;
+  using V = at::vec::Vectorized<opmath_t>;
+  static constexpr bool kConverted = !std::is_same_v<scalar_t, opmath_t>;
+  static constexpr int64_t kStep = kConverted ? 2 * V::size() : V::size();
+
+  // Loads `count` elements (at most kStep) as two vectors; the second is unused without conversion.
+  static void load(const scalar_t* data, int64_t count, V& a, V& b) {
+    if constexpr (kConverted) {
+      std::tie(a, b) = at::vec::convert_to_float<scalar_t>(at::vec::Vectorized<scalar_t>::loadu(data, count));
+    } else {
+      a = V::loadu(data, count);
+    }
+  }
+
+  static void store(scalar_t* data, int64_t count, const V& a, const V& b) {
+    if constexpr (kConverted) {
+      at::vec::convert_from_float<scalar_t>(a, b).store(data, count);
+    } else {
+      a.store(data, count);
+    }
+  }
+};
+
+// bias as opmath_t: the caller's memory where it already is, else converted once into `storage`.
+template <typename opmath_t, typename param_t>
+const opmath_t* bias_as_opmath(const at::Tensor& bias, at::Tensor& storage) {
+  if constexpr (std::is_same_v<param_t, opmath_t>) {
+    return bias.const_data_ptr<opmath_t>();
+  } else {
+    storage = bias.to(c10::CppTypeToScalarType<opmath_t>::value);
+    return storage.const_data_ptr<opmath_t>();
+  }
+}
+
+template <template <typename> class Op, typename scalar_t, typename param_t>
+void forward_loop(const at::Tensor& x_t, const at::Tensor& bias_t, const at::Tensor& y_t) {
+  using L = Lanes<scalar_t>;
+  using V = typename L::V;
+  using opmath_t = typename L::opmath_t;
+  const int64_t cols = x_t.size(-1);
+  const int64_t rows = x_t.numel() / cols;
+  at::Tensor storage;
+  const opmath_t* bias = bias_as_opmath<opmath_t, param_t>(bias_t, storage);
+  const scalar_t* x = x_t.const_data_ptr<scalar_t>();
+  scalar_t* y = y_t.mutable_data_ptr<scalar_t>();
+  const int64_t grain = std::max<int64_t>(1, kGrainElements / cols);
+  at::parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const scalar_t* x_row = x + r * cols;
+      scalar_t* y_row = y + r * cols;
+      for (int64_t c = 0; c < cols; c += L::kStep) {
+        const int64_t count = std::min<int64_t>(L::kStep, cols - c);
+        V h0, h1;
+        L::load(x_row + c, count, h0, h1);
+        h0 = Op<V>::forward(h0 + V::loadu(bias + c, std::min<int64_t>(V::size(), count)));
+        if constexpr (L::kConverted) {
+          const int64_t rest = count - V::size();
+          if (rest > 0) h1 = Op<V>::forward(h1 + V::loadu(bias + c + V::size(), rest));
+        }
+        L::store(y_row + c, count, h0, h1);
+      }
+    }
+  });
+}
+
+template <template <typename> class Op, typename scalar_t, typename param_t>
+void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& x_t, const at::Tensor& bias_t,
+                   const at::Tensor& grad_x_t, const at::Tensor& grad_bias_t) {
+  using L = Lanes<scalar_t>;
+  using V = typename L::V;
+  using opmath_t = typename L::opmath_t;
+  const int64_t cols = x_t.size(-1);
+  const int64_t rows = x_t.numel() / cols;
+  at::Tensor storage;
+  const opmath_t* bias = bias_as_opmath<opmath_t, param_t>(bias_t, storage);
+  const scalar_t* grad_out = grad_out_t.const_data_ptr<scalar_t>();
+  const scalar_t* x = x_t.const_data_ptr<scalar_t>();
+  scalar_t* grad_x = grad_x_t.mutable_data_ptr<scalar_t>();
+
+  // One row of partial sums per chunk of rows, in PyTorch's allocator.
+  const int64_t chunks = std::min(rows, kBiasChunks);
+  const int64_t rows_per_chunk = (rows + chunks - 1) / chunks;
+  at::Tensor partial_t =
+      at::zeros({chunks, cols}, x_t.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
+  opmath_t* partial = partial_t.mutable_data_ptr<opmath_t>();
+
+  at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t chunk = begin; chunk < end; ++chunk) {
+      opmath_t* acc = partial + chunk * cols;
+      const int64_t row_end = std::min(rows, (chunk + 1) * rows_per_chunk);
+      for (int64_t r = chunk * rows_per_chunk; r < row_end; ++r) {
+        const int64_t offset = r * cols;
+        for (int64_t c = 0; c < cols; c += L::kStep) {
+          const int64_t count = std::min<int64_t>(L::kStep, cols - c);
+          V g0, g1, h0, h1;
+          L::load(grad_out + offset + c, count, g0, g1);
+          L::load(x + offset + c, count, h0, h1);
+          const int64_t first = std::min<int64_t>(V::size(), count);
+          g0 = g0 * Op<V>::backward(h0 + V::loadu(bias + c, first));
+          (V::loadu(acc + c, first) + g0).store(acc + c, first);
+          if constexpr (L::kConverted) {
+            const int64_t rest = count - V::size();
+            if (rest > 0) {
+              g1 = g1 * Op<V>::backward(h1 + V::loadu(bias + c + V::size(), rest));
+              (V::loadu(acc + c + V::size(), rest) + g1).store(acc + c + V::size(), rest);
+            }
+          }
+          L::store(grad_x + offset + c, count, g0, g1);
+        }
+      }
+    }
+  });
+
+  // The chunks' sums, added in the chunks' order.
+  at::Tensor sums_t = chunks == 1 ? partial_t[0] : at::empty({cols}, partial_t.options());
+  if (chunks > 1) {
+    opmath_t* sums = sums_t.mutable_data_ptr<opmath_t>();
+    at::parallel_for(0, cols, kGrainElements, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; c += V::size()) {
+        const int64_t count = std::min<int64_t>(V::size(), end - c);
+        V total = V::loadu(partial + c, count);
+        for (int64_t chunk = 1; chunk < chunks; ++chunk)
+          total = total + V::loadu(partial + chunk * cols + c, count);
+        total.store(sums + c, count);
+      }
+    });
+  }
+  grad_bias_t.copy_(sums_t);  // rounds to the bias's dtype
+}
+
+template <template <typename> class Op>
+void forward(const at::Tensor& x, const at::Tensor& bias, const at::Tensor& y) {
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), Op<float>::kName, [&] {
+    core::dispatch_parameter_type<scalar_t>(
+        bias.scalar_type(), [&](auto param) { forward_loop<Op, scalar_t, decltype(param)>(x, bias, y); });
+  });
+}
+
+template <template <typename> class Op>
+void backward(const at::Tensor& grad_out, const at::Tensor& x, const at::Tensor& bias,
+              const at::Tensor& grad_x, const at::Tensor& grad_bias) {
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), Op<float>::kName, [&] {
+    core::dispatch_parameter_type<scalar_t>(bias.scalar_type(), [&](auto param) {
+      backward_loop<Op, scalar_t, decltype(param)>(grad_out, x, bias, grad_x, grad_bias);
+    });
+  });
+}
+
+}  // namespace generated_gelu::bias_activation::cpu

@@ -1,0 +1,162 @@
+"""The bias + activation family, ``y = act(x + bias)`` for x of shape ``[..., N]`` and bias ``[N]``.
+
+What every operator of the family gets in Python, written once for the project: its function (a
+typed wrapper of ``torch.ops.<namespace>.<operator>``), its fake kernels (shapes only, so
+torch.compile traces the operator without running it), its ``nn.Module`` layer, and its spec for the
+family's tests and benchmark. An operator's module (``ops/<operator>.py``) calls :func:`operator`
+with its math in PyTorch operators, which becomes its reference.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import torch
+from torch import Tensor, nn
+
+Function = Callable[[Tensor, Tensor], Tensor]
+
+FUNCTION_DOC = """Return ``{activation}(x + bias)`` computed in one fused kernel.
+
+Args:
+    x: tensor of shape ``[..., N]``, float32, float64, float16 or bfloat16, on the CPU or a CUDA
+        device. Non-contiguous tensors are accepted (copied to contiguous memory first).
+    bias: tensor of shape ``[N]`` on the device of ``x``, with the dtype of ``x`` or, for a float16 or
+        bfloat16 ``x``, float32 (a float32 parameter under ``torch.autocast``).
+
+Returns:
+    A new contiguous tensor with the shape, dtype and device of ``x``. Half-precision inputs are
+    computed in float32 and rounded once. Under autocast ``x`` is usually the output of a linear
+    layer, in the autocast dtype, and so is the result (as ``F.linear`` with a bias gives); ``bias``
+    keeps its dtype and gets a gradient of that dtype.
+
+Raises:
+    TypeError: ``x`` is not a floating tensor of a supported dtype, ``bias`` has a dtype other than
+        those above, or (in the backward) ``grad_out`` has another dtype than ``x``.
+    ValueError: ``x`` is 0-d, ``bias`` is not 1-D with ``x.size(-1)`` elements, or ``grad_out`` does
+        not have the shape of ``x``.
+    RuntimeError: the tensors are not all on one device.
+
+Differentiable once with respect to ``x`` and ``bias``; differentiating the gradient again (double
+backward) raises ``NotImplementedError``: use ``reference_{name}`` for that.
+"""
+
+LAYER_DOC = """Layer computing ``{activation}(x + bias)`` with a learnable ``bias`` of ``num_features``.
+
+Put it after a linear layer without bias (``nn.Linear(..., bias=False)``) to fuse that layer's bias
+add into the activation. The bias starts at zeros; its dtype may stay float32 under autocast.
+"""
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """What the family's tests and benchmark know of one operator."""
+
+    name: str  # "<namespace>::<operator>"
+    activation: str
+    function: Function
+    reference: Function  # the same math with PyTorch operators: the tests' oracle, the eager baseline
+    layer: type[nn.Module]
+    # gradcheck evaluates finite differences: x + bias is kept this far from the points where the
+    # activation's derivative jumps (0 for relu), where they would disagree with the derivative.
+    gradcheck_margin: float = 0.0
+
+    @property
+    def op_name(self) -> str:
+        return self.name.split("::")[1]
+
+    @property
+    def forward_op(self) -> torch._ops.OpOverload:
+        namespace, op_name = self.name.split("::")
+        return getattr(getattr(torch.ops, namespace), op_name).default
+
+    @property
+    def backward_op(self) -> torch._ops.OpOverload:
+        namespace, op_name = self.name.split("::")
+        return getattr(getattr(torch.ops, namespace), f"{op_name}_backward").default
+
+
+# Every operator of the family in this project, by operator name.
+SPECS: dict[str, Spec] = {}
+
+
+class Layer(nn.Module):
+    """The family's layer: ``function(x, bias)`` with a learnable bias. Each operator's layer is a
+    subclass that names its function."""
+
+    function: Function
+
+    def __init__(
+        self,
+        num_features: int,
+        *,
+        device: torch.device | str | None = None,
+        dtype: torch.dtype | None = None,
+    ) -> None:
+        super().__init__()
+        self.num_features = num_features
+        self.bias = nn.Parameter(torch.empty(num_features, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        nn.init.zeros_(self.bias)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return type(self).function(x, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"num_features={self.num_features}"
+
+
+def _register_fakes(name: str) -> None:
+    """Output metadata only: the kernels always return contiguous tensors, and so do these (new_empty
+    is contiguous even for a strided x). The argument checks run in C++."""
+
+    @torch.library.register_fake(name)
+    def _(x: Tensor, bias: Tensor) -> Tensor:
+        return x.new_empty(x.shape)
+
+    @torch.library.register_fake(f"{name}_backward")
+    def _(grad_out: Tensor, x: Tensor, bias: Tensor) -> tuple[Tensor, Tensor]:
+        return x.new_empty(x.shape), bias.new_empty(bias.shape)
+
+
+REFERENCE_DOC = """``{activation}(x + bias)`` composed from PyTorch operators: the same math as the fused
+kernels (csrc/{name}.h), the tests' oracle and the benchmark's eager baseline; differentiable any
+number of times."""
+
+
+def operator(
+    name: str, activation: str, reference: Function, *, gradcheck_margin: float = 0.0
+) -> tuple[Function, type[Layer]]:
+    """Make the operator ``name`` ("<namespace>::<operator>", defined in C++) usable from Python.
+
+    ``reference`` (``reference_<operator>``) is the operator's math in PyTorch operators; it gets
+    a docstring if it has none. Returns the operator's function and its layer class, which the
+    operator's module binds to ``<operator>`` and its name in CamelCase: both belong to that module
+    (the module of ``reference``), so that pickling a model finds the layer there. Registers the
+    fake kernels and the operator's spec in SPECS, which the family's tests and benchmark read.
+    """
+    _register_fakes(name)
+    namespace, op_name = name.split("::")
+    module = reference.__module__
+    op = getattr(getattr(torch.ops, namespace), op_name).default
+    if reference.__doc__ is None:
+        reference.__doc__ = REFERENCE_DOC.format(activation=activation, name=op_name)
+
+    def function(x: Tensor, bias: Tensor) -> Tensor:
+        return op(x, bias)
+
+    function.__name__ = function.__qualname__ = op_name
+    function.__module__ = module
+    function.__doc__ = FUNCTION_DOC.format(activation=activation, name=op_name)
+    class_name = "".join(part.capitalize() for part in op_name.split("_"))
+    namespace_of_layer = {
+        "__doc__": LAYER_DOC.format(activation=activation),
+        "__module__": module,
+        "function": staticmethod(function),
+    }
+    layer = type(class_name, (Layer,), namespace_of_layer)
+    SPECS[op_name] = Spec(name, activation, function, reference, layer, gradcheck_margin)
+    return function, layer
