@@ -126,7 +126,9 @@ DEBUG_FLAGS = ["-O0", "-g", "-UNDEBUG"]
 
 def cxx_flags(debug: bool) -> list[str]:
     # -Wno-unknown-pragmas: ATen's CPU vector headers carry `#pragma unroll`, which gcc does not know.
-    optimization = DEBUG_FLAGS if debug else ["-O3"]
+    # -g0 undoes the -g of Python's own compile flags: debug information for ATen's vector templates
+    # more than doubles the compile time of an operator's .cpp and makes its object 25 times larger.
+    optimization = DEBUG_FLAGS if debug else ["-O3", "-g0"]
     warnings = ["-Wno-unknown-pragmas", "-fdiagnostics-color=always"]
     return [*optimization, *cpu_vector_flags(), *openmp_flags(), *warnings]
 
