@@ -1,6 +1,8 @@
 """The template's questions: defaults render, invalid answers are refused with a useful message."""
 
+import importlib.util
 import keyword
+import sys
 
 import pytest
 import yaml
@@ -48,6 +50,11 @@ BAD_ANSWERS = [
     ("op_name", "FusedOp", "op_name must be a snake_case identifier"),
     ("op_name", "fused op", "op_name must be a snake_case identifier"),
     ("op_name", "my_op_backward", "op_name must not end in _backward"),
+    ("op_name", "bias__gelu", "op_name must be a snake_case identifier"),
+    ("op_name", "bias_gelu_", "op_name must be a snake_case identifier"),
+    ("op_name", "time", "like the system header <time.h>"),
+    ("op_name", "math", "like the system header <math.h>"),
+    ("op_name", "module", "op_name 'module' is reserved"),
     ("op_name", "o" * 33, "op_name has 33 characters; at most 32"),
     ("package_name", "p" * 33, "package_name has 33 characters; at most 32"),
     ("namespace", "n" * 33, "namespace has 33 characters; at most 32"),
@@ -71,3 +78,18 @@ def test_invalid_answer_is_refused(render_project, question, answer, message):
 def test_answer_outside_the_choices_is_refused(render_project, question, answer):
     with pytest.raises(ValueError, match="Invalid choice|not a valid choice|must be one of"):
         render_project(**{question: answer})
+
+
+@pytest.mark.parametrize("op_name", ["bias_gelu2", "bias_gelu_2", "rms_norm_2d", "x_1_2"])
+def test_class_names_keep_distinct_operator_names_apart(render_project, monkeypatch, op_name):
+    """bias_gelu2 and bias_gelu_2 may live in one project: their C++ structs and their layers differ,
+    and the layer's name (derived in Python) is the struct's (derived by copier)."""
+    project = render_project(op_name=op_name)
+    expected = {"bias_gelu2": "BiasGelu2", "bias_gelu_2": "BiasGelu_2", "rms_norm_2d": "RmsNorm_2d", "x_1_2": "X_1_2"}
+    assert f"struct {expected[op_name]} {{" in (project / f"csrc/{op_name}.h").read_text()
+    path = project / "src/fused_bias_activation/families/bias_activation.py"
+    spec = importlib.util.spec_from_file_location("family_under_test", path)
+    family = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, family)  # dataclasses look their module up there
+    spec.loader.exec_module(family)
+    assert family.class_name(op_name) == expected[op_name]

@@ -423,6 +423,29 @@ def test_an_added_operator_must_use_the_projects_package(template_repo, generate
         )
 
 
+def test_an_operator_is_added_only_at_the_projects_template_version(template_repo, generated):
+    """A newer template's operator needs the newer project-level files: refused with what to do, which works."""
+    edit(template_repo.file(CPU_LOOPS + ".jinja"), GRAIN, TEMPLATE_GRAIN)
+    template_repo.release("v0.2.0")
+    answers = {"op_name": "bias_relu", "activation": "relu"}
+    with pytest.raises(
+        ValueError, match="generated from the template at v0.1.0, and this copy renders v0.2.0"
+    ) as refusal:
+        template_repo.copy(generated, answers, answers_file=".copier-answers.bias_relu.yml")
+    assert "--vcs-ref v0.1.0" in str(refusal.value)
+    assert not (generated / "csrc/bias_relu.h").exists()
+    # Either of the two ways the message names.
+    template_repo.copy(generated, answers, answers_file=".copier-answers.bias_relu.yml", vcs_ref="v0.1.0")
+    assert GRAIN in (generated / CPU_LOOPS).read_text()
+    git(generated, "reset", "-q", "--hard")
+    git(generated, "clean", "-qfd")
+    template_repo.update(generated)
+    commit_all(generated, "update to v0.2.0")
+    template_repo.copy(generated, answers, answers_file=".copier-answers.bias_relu.yml")
+    assert TEMPLATE_GRAIN in (generated / CPU_LOOPS).read_text()
+    assert yaml.safe_load((generated / ".copier-answers.bias_relu.yml").read_text())["_commit"] == "v0.2.0"
+
+
 def test_the_readme_lifecycle_commands_work_as_written(template_repo, tmp_path):
     """Runs the README's "Project lifecycle" block with TEMPLATE set to a tagged template."""
     readme = (render.TEMPLATE_ROOT / "README.md").read_text()

@@ -122,6 +122,12 @@ def _register_fakes(name: str) -> None:
         return x.new_empty(x.shape), bias.new_empty(bias.shape)
 
 
+def class_name(op_name: str) -> str:
+    """The operator's name in CamelCase, as copier.yml names its C++ struct: a part that starts with a
+    digit keeps its _, so that bias_gelu2 (BiasGelu2) and bias_gelu_2 (BiasGelu_2) stay apart."""
+    return "".join(f"_{part}" if part[0].isdigit() else part.capitalize() for part in op_name.split("_"))
+
+
 REFERENCE_DOC = """``{activation}(x + bias)`` composed from PyTorch operators: the same math as the fused
 kernels (csrc/{name}.h), the tests' oracle and the benchmark's eager baseline; differentiable any
 number of times."""
@@ -151,12 +157,11 @@ def operator(
     function.__name__ = function.__qualname__ = op_name
     function.__module__ = module
     function.__doc__ = FUNCTION_DOC.format(activation=activation, name=op_name)
-    class_name = "".join(part.capitalize() for part in op_name.split("_"))
     namespace_of_layer = {
         "__doc__": LAYER_DOC.format(activation=activation),
         "__module__": module,
         "function": staticmethod(function),
     }
-    layer = type(class_name, (Layer,), namespace_of_layer)
+    layer = type(class_name(op_name), (Layer,), namespace_of_layer)
     SPECS[op_name] = Spec(name, activation, function, reference, layer, gradcheck_margin)
     return function, layer
