@@ -63,7 +63,8 @@ std::tuple<at::Tensor, at::Tensor> backward_cpu(const at::Tensor& grad_out_in, c
 // torch.compile traces through it like any other (the fake kernels are registered in Python), and
 // torch.library.opcheck checks it. Double backward (differentiating the gradient, as a gradient
 // penalty does) is refused with an error that names the operator: without a formula for the
-// backward operator, PyTorch would return zero second derivatives with only a warning.
+// backward operator, PyTorch would return zero second derivatives with only a warning. Forward-mode
+// AD is refused too (core::refuse_forward_ad).
 // ---------------------------------------------------------------------------------------------
 template <template <typename> class Op>
 at::Tensor call_forward(const at::Tensor& x, const at::Tensor& bias) {
@@ -89,8 +90,8 @@ class AutogradFunction : public torch::autograd::Function<AutogradFunction<Op>> 
  public:
   static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x,
                             const at::Tensor& bias) {
-    // The backward recomputes x + bias from the inputs, which the caller holds anyway: nothing the
-    // size of x is saved (PyTorch drops the context at once when no input needs a gradient).
+    // The backward recomputes x + bias from the saved inputs, which the caller holds anyway: the
+    // formula keeps no tensor of its own the size of x (neither x + bias nor y).
     ctx->save_for_backward({x, bias});
     const at::AutoDispatchBelowADInplaceOrView below_autograd;
     return call_forward<Op>(x, bias);
@@ -131,6 +132,7 @@ class BackwardFunction : public torch::autograd::Function<BackwardFunction<Op>> 
 
 template <template <typename> class Op>
 at::Tensor forward_autograd(const at::Tensor& x, const at::Tensor& bias) {
+  core::refuse_forward_ad(Op<float>::kName, {&x, &bias});
   if (core::nothing_to_record({&x, &bias})) {
     const at::AutoDispatchBelowADInplaceOrView below_autograd;
     return call_forward<Op>(x, bias);
@@ -141,6 +143,7 @@ at::Tensor forward_autograd(const at::Tensor& x, const at::Tensor& bias) {
 template <template <typename> class Op>
 std::tuple<at::Tensor, at::Tensor> backward_autograd(const at::Tensor& grad_out, const at::Tensor& x,
                                                      const at::Tensor& bias) {
+  core::refuse_forward_ad(Op<float>::kName, {&grad_out, &x, &bias});
   if (core::nothing_to_record({&grad_out, &x, &bias})) {
     const at::AutoDispatchBelowADInplaceOrView below_autograd;
     return call_backward<Op>(grad_out, x, bias);

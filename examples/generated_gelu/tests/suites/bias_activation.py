@@ -15,7 +15,9 @@ import pickle
 
 import pytest
 import torch
+import torch.autograd.forward_ad as fwAD
 from torch import nn
+from torch._subclasses.fake_tensor import FakeTensorMode
 
 import generated_gelu  # noqa: F401  (loads the library and registers the operators)
 from generated_gelu.families.bias_activation import SPECS, Spec
@@ -188,7 +190,7 @@ def test_double_backward_is_refused(spec, device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_calls_without_grad_record_nothing(spec, device):
+def test_calls_without_grad_skip_the_autograd_formula(spec, device):
     x, bias = make_inputs((8, 24), torch.float32, device, requires_grad=True)
     with torch.no_grad():
         y = spec.function(x, bias)
@@ -196,9 +198,30 @@ def test_calls_without_grad_record_nothing(spec, device):
     with torch.inference_mode():
         y = spec.function(x, bias)
     assert y.grad_fn is None and y.is_inference()
-    y = spec.function(x.detach(), bias.detach())
-    assert y.grad_fn is None and not y.requires_grad
     assert spec.function(x, bias).grad_fn is not None
+    # The C++ autograd formula refuses torch.func transforms. Inside torch.func.grad, a call on
+    # inputs that are not differentiated works only if the autograd kernel skips the formula.
+    constant, constant_bias, weight = x.detach(), bias.detach(), torch.randn_like(x)
+    grad = torch.func.grad(lambda weight: (weight * spec.function(constant, constant_bias)).sum())(weight)
+    assert_close(grad, spec.reference(constant, constant_bias), torch.float32)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_forward_mode_ad_is_refused(spec, device):
+    x, bias = make_inputs((6, 13), torch.float64, device)
+    tangent = torch.randn_like(x)
+    refused = rf"^{spec.op_name}: forward-mode AD \(torch.func.jvp, torch.autograd.forward_ad\) is not"
+    # Without the refusal the result would carry no tangent: zero directional derivatives.
+    with pytest.raises(NotImplementedError, match=refused):
+        torch.func.jvp(lambda x: spec.function(x, bias), (x,), (tangent,))
+    with fwAD.dual_level(), pytest.raises(NotImplementedError, match=refused):
+        spec.function(x, fwAD.make_dual(bias, torch.randn_like(bias)))
+    with fwAD.dual_level(), pytest.raises(NotImplementedError, match=refused):
+        spec.backward_op(fwAD.make_dual(tangent, x), x, bias)
+    # The reference that the message names gives the directional derivative, which for this
+    # elementwise family is the backward with the tangent as grad_out.
+    _, expected = torch.func.jvp(lambda x: spec.reference(x, bias), (x,), (tangent,))
+    assert_close(spec.backward_op(tangent, x, bias)[0], expected, torch.float64)
 
 
 @pytest.mark.parametrize("requires_grad", [False, True])
@@ -462,6 +485,32 @@ def test_bad_grad_out_is_refused(spec, device):
         spec.backward_op(torch.randn(4, 9, device=device), x, bias)
     with pytest.raises(TypeError, match=r"grad_out must have the same dtype as x"):
         spec.backward_op(torch.randn(4, 8, dtype=torch.float64, device=device), x, bias)
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS, ids=str)
+def test_fake_kernels_refuse_what_the_kernels_refuse(spec, case):
+    # torch.compile traces with the fake kernels: a bad input fails there as in eager.
+    make_args, error, message = BAD_INPUTS[case]
+    with FakeTensorMode() as mode:
+        args = [mode.from_tensor(tensor) for tensor in make_args("cpu")]
+        with pytest.raises(error, match=message):
+            spec.function(*args)
+        x, bias = (mode.from_tensor(tensor) for tensor in make_inputs((4, 8), torch.float32, "cpu"))
+        with pytest.raises(ValueError, match=r"grad_out must have the shape of x \[4, 8\], but got \[4, 9\]"):
+            spec.backward_op(mode.from_tensor(torch.randn(4, 9)), x, bias)
+        with pytest.raises(TypeError, match=r"grad_out must have the same dtype as x \(Float\)"):
+            spec.backward_op(mode.from_tensor(torch.randn(4, 8, dtype=torch.float64)), x, bias)
+
+
+def test_meta_tensors_mixed_with_others_are_refused(spec):
+    # A call with a meta tensor runs the fake kernel, which must not return a result for it.
+    x, bias = make_inputs((4, 8), torch.float32, "cpu")
+    with pytest.raises(
+        RuntimeError, match=r"bias must be on the same device as x, but x is on cpu and bias is on meta"
+    ):
+        spec.function(x, bias.to("meta"))
+    with pytest.raises(RuntimeError, match=r"grad_out must be on the same device as x"):
+        spec.backward_op(torch.randn(4, 8, device="meta"), x, bias)
 
 
 @CUDA
