@@ -12,23 +12,24 @@
 
 namespace generated_gelu::activations {
 
-// GELU, tanh approximation: 0.5 * h * (1 + tanh(u)) with u = sqrt(2/pi) * (h + 0.044715 h^3).
-// Written as h * sigmoid(2u) = h / (1 + 2^(h * (a + b h^2))): the same function with one exp2, no
-// cancellation of 1 + tanh(u) for large negative u, and the constants (log2(e) included) folded so
-// that the argument costs three multiply-adds.
-constexpr double kSqrt2OverPi = 0.7978845608028654;
-constexpr double kCubicCoeff = 0.044715;
-constexpr double kA = -2 * kSqrt2OverPi * kLog2e;
-constexpr double kB = kA * kCubicCoeff;
-
-// sigmoid(2u(h))
-template <typename T>
-OP_INLINE T sigmoid_2u(const T& h) {
-  return reciprocal_(T(1) + exp2_(h * (T(kA) + T(kB) * (h * h))));
-}
-
+// Everything of the operator's math is a member of this struct, so that the helpers of two
+// operators never meet: not in one file, nor as one function for the linker.
 template <typename T>
 struct FusedBiasGelu {
+  // GELU, tanh approximation: 0.5 * h * (1 + tanh(u)) with u = sqrt(2/pi) * (h + 0.044715 h^3).
+  // Written as h * sigmoid(2u) = h / (1 + 2^(h * (a + b h^2))): the same function with one exp2, no
+  // cancellation of 1 + tanh(u) for large negative u, and the constants (log2(e) included) folded so
+  // that the argument costs three multiply-adds.
+  static constexpr double kSqrt2OverPi = 0.7978845608028654;
+  static constexpr double kCubicCoeff = 0.044715;
+  static constexpr double kA = -2 * kSqrt2OverPi * kLog2e;
+  static constexpr double kB = kA * kCubicCoeff;
+
+  // sigmoid(2u(h))
+  static OP_INLINE T sigmoid_2u(const T& h) {
+    return reciprocal_(T(1) + exp2_(h * (T(kA) + T(kB) * (h * h))));
+  }
+
   static OP_INLINE T forward(const T& h) { return h * sigmoid_2u(h); }
 
   static OP_INLINE T backward(const T& h) {
