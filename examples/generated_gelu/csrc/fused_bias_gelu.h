@@ -1,10 +1,9 @@
 // fused_bias_gelu: y = gelu_tanh(x + bias) for x of shape [..., N] and bias of shape [N].
 //
-// The operator's math, all of it: its activation and the derivative, compiled into the bias +
-// activation family's CUDA kernels (T = float, double) and vectorized CPU loops (T = a CPU vector of
-// them); csrc/bias_activation/ holds the machinery, written once for the project. To change the math,
-// edit forward() and backward() below, then the operator's reference in Python, which states it
-// with PyTorch operators for the tests:
+// The operator's math: forward() and backward() of its activation, which the family's CUDA kernels
+// and CPU loops (csrc/bias_activation/) compile for each dtype; every name of the math is a member
+// of the struct, so two operators' helpers never meet. Change it together with its reference in
+// PyTorch operators, which the tests compare with:
 //   src/generated_gelu/ops/fused_bias_gelu.py
 #pragma once
 
@@ -12,8 +11,6 @@
 
 namespace generated_gelu::activations {
 
-// Everything of the operator's math is a member of this struct, so that the helpers of two
-// operators never meet: not in one file, nor as one function for the linker.
 template <typename T>
 struct FusedBiasGelu {
   // GELU, tanh approximation: 0.5 * h * (1 + tanh(u)) with u = sqrt(2/pi) * (h + 0.044715 h^3).
