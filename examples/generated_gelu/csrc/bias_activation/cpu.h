@@ -1,6 +1,7 @@
 // The bias + activation family's CPU loops: vectorized with ATen's CPU vectors (the activation's
 // formula runs on whole vectors of floats or doubles; on x86-64 the build compiles them for AVX2 with
-// FMA where the build machine has it, see build_config.py), parallel over rows with at::parallel_for
+// FMA where the build machine has it, see build_config.py), parallel with at::parallel_for over tiles
+// of at most kColumnBlock elements of a row, so that a few very wide rows keep every thread busy
 // (OpenMP: the build adds -fopenmp where the compiler has it), float math for float16 and bfloat16.
 #pragma once
 
@@ -19,9 +20,41 @@ namespace generated_gelu::bias_activation::cpu {
 
 // Elements per parallel task: enough that a task outweighs its scheduling cost.
 constexpr int64_t kGrainElements = 32768;
-// grad_bias is summed over at most this many fixed chunks of rows, then over the chunks in order:
-// the result does not depend on the number of threads.
+// A row is cut into tiles of this many elements (a multiple of every vector step); a tile's
+// partial sums of grad_bias stay in the L1 cache while its rows stream past.
+constexpr int64_t kColumnBlock = 4096;
+// grad_bias is summed over fixed chunks of rows (at most kBiasChunks, each of at least
+// kRowsPerChunk rows), then over the chunks in order: the result depends on the shape only, never
+// on the number of threads.
 constexpr int64_t kBiasChunks = 64;
+constexpr int64_t kRowsPerChunk = 16;
+
+// The tiles of a [rows, cols] tensor: each row cut into `per_row` blocks of at most kColumnBlock.
+struct Tiles {
+  int64_t cols, per_row, width;  // width: the elements of a full tile
+
+  explicit Tiles(int64_t cols_)
+      : cols(cols_),
+        per_row((cols_ + kColumnBlock - 1) / kColumnBlock),
+        width(std::min(cols_, kColumnBlock)) {}
+
+  // Calls f(row, first column, column count) for the tiles [begin, end) in row-major order.
+  template <typename F>
+  void for_each(int64_t begin, int64_t end, F&& f) const {
+    int64_t row = begin / per_row, block = begin % per_row;
+    for (int64_t tile = begin; tile < end; ++tile) {
+      const int64_t first = block * kColumnBlock;
+      f(row, first, std::min(kColumnBlock, cols - first));
+      if (++block == per_row) {
+        block = 0;
+        ++row;
+      }
+    }
+  }
+
+  // Tiles per parallel task.
+  int64_t grain() const { return std::max<int64_t>(1, kGrainElements / width); }
+};
 
 // How a row's elements are read and written: in steps of kStep elements, as kParts vectors of
 // opmath_t (float for float16 and bfloat16, which load two float vectors' worth at once).
@@ -72,13 +105,13 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& bias_t, const at::Ten
   const opmath_t* bias = bias_as_opmath<opmath_t, param_t>(bias_t, storage);
   const scalar_t* x = x_t.const_data_ptr<scalar_t>();
   scalar_t* y = y_t.mutable_data_ptr<scalar_t>();
-  const int64_t grain = std::max<int64_t>(1, kGrainElements / cols);
-  at::parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const scalar_t* x_row = x + r * cols;
-      scalar_t* y_row = y + r * cols;
-      for (int64_t c = 0; c < cols; c += L::kStep) {
-        const int64_t count = std::min<int64_t>(L::kStep, cols - c);
+  const Tiles tiles(cols);
+  at::parallel_for(0, rows * tiles.per_row, tiles.grain(), [&](int64_t begin, int64_t end) {
+    tiles.for_each(begin, end, [&](int64_t row, int64_t first, int64_t width) {
+      const scalar_t* x_row = x + row * cols;
+      scalar_t* y_row = y + row * cols;
+      for (int64_t c = first; c < first + width; c += L::kStep) {
+        const int64_t count = std::min<int64_t>(L::kStep, first + width - c);
         V h0, h1;
         L::load(x_row + c, count, h0, h1);
         h0 = Op<V>::forward(h0 + V::loadu(bias + c, std::min<int64_t>(V::size(), count)));
@@ -88,7 +121,7 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& bias_t, const at::Ten
         }
         L::store(y_row + c, count, h0, h1);
       }
-    }
+    });
   });
 }
 
@@ -106,38 +139,47 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& x_t, const at
   const scalar_t* x = x_t.const_data_ptr<scalar_t>();
   scalar_t* grad_x = grad_x_t.mutable_data_ptr<scalar_t>();
 
-  // One row of partial sums per chunk of rows, in PyTorch's allocator.
-  const int64_t chunks = std::min(rows, kBiasChunks);
-  const int64_t rows_per_chunk = (rows + chunks - 1) / chunks;
+  // One row of partial sums per chunk of rows, in PyTorch's allocator. A task takes tiles of one
+  // chunk: the chunk's rows over one column block, the first row written, the others added.
+  const int64_t most_chunks = std::clamp<int64_t>(rows / kRowsPerChunk, 1, kBiasChunks);
+  const int64_t rows_per_chunk = (rows + most_chunks - 1) / most_chunks;
+  const int64_t chunks = (rows + rows_per_chunk - 1) / rows_per_chunk;  // none of them empty
   at::Tensor partial_t =
-      at::zeros({chunks, cols}, x_t.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
+      at::empty({chunks, cols}, x_t.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
   opmath_t* partial = partial_t.mutable_data_ptr<opmath_t>();
+  const Tiles tiles(cols);
+  const int64_t grain = std::max<int64_t>(1, tiles.grain() / rows_per_chunk);
 
-  at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t chunk = begin; chunk < end; ++chunk) {
+  at::parallel_for(0, chunks * tiles.per_row, grain, [&](int64_t begin, int64_t end) {
+    tiles.for_each(begin, end, [&](int64_t chunk, int64_t first, int64_t width) {
       opmath_t* acc = partial + chunk * cols;
-      const int64_t row_end = std::min(rows, (chunk + 1) * rows_per_chunk);
-      for (int64_t r = chunk * rows_per_chunk; r < row_end; ++r) {
+      const int64_t row_begin = chunk * rows_per_chunk;
+      const int64_t row_end = std::min(rows, row_begin + rows_per_chunk);
+      for (int64_t r = row_begin; r < row_end; ++r) {
         const int64_t offset = r * cols;
-        for (int64_t c = 0; c < cols; c += L::kStep) {
-          const int64_t count = std::min<int64_t>(L::kStep, cols - c);
+        // acc + g, or g alone for the chunk's first row (acc is not initialized)
+        const auto add = [&](int64_t c, int64_t n, const V& g) {
+          (r == row_begin ? g : V::loadu(acc + c, n) + g).store(acc + c, n);
+        };
+        for (int64_t c = first; c < first + width; c += L::kStep) {
+          const int64_t count = std::min<int64_t>(L::kStep, first + width - c);
           V g0, g1, h0, h1;
           L::load(grad_out + offset + c, count, g0, g1);
           L::load(x + offset + c, count, h0, h1);
-          const int64_t first = std::min<int64_t>(V::size(), count);
-          g0 = g0 * Op<V>::backward(h0 + V::loadu(bias + c, first));
-          (V::loadu(acc + c, first) + g0).store(acc + c, first);
+          const int64_t lead = std::min<int64_t>(V::size(), count);
+          g0 = g0 * Op<V>::backward(h0 + V::loadu(bias + c, lead));
+          add(c, lead, g0);
           if constexpr (L::kConverted) {
             const int64_t rest = count - V::size();
             if (rest > 0) {
               g1 = g1 * Op<V>::backward(h1 + V::loadu(bias + c + V::size(), rest));
-              (V::loadu(acc + c + V::size(), rest) + g1).store(acc + c + V::size(), rest);
+              add(c + V::size(), rest, g1);
             }
           }
           L::store(grad_x + offset + c, count, g0, g1);
         }
       }
-    }
+    });
   });
 
   // The chunks' sums, added in the chunks' order.

@@ -43,7 +43,7 @@ TOLERANCES = {
 }
 # Rows x columns with N = 1, odd N, N not a multiple of any vector width (1023, 1022: the CUDA
 # kernels then treat several rows as one, and rows left over one at a time), few very wide rows,
-# 1-D and 3-D inputs.
+# 1-D and 3-D inputs, and rows that do not split evenly into the CPU's chunks of grad_bias.
 SHAPES = [
     (7,),
     (1, 1),
@@ -57,6 +57,7 @@ SHAPES = [
     (9, 1022),
     (2, 40000),
     (3, 40001),
+    (1025, 7),
 ]
 
 
@@ -399,9 +400,11 @@ def test_backward_is_deterministic(spec, device, shape):
         assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
 
 
-def test_cpu_grad_bias_does_not_depend_on_the_thread_count(spec):
-    x, bias = make_inputs((4099, 96), torch.float32, "cpu")
-    grad_out = torch.randn(4099, 96)
+# Many chunks of rows; a few rows cut into several column blocks.
+@pytest.mark.parametrize("shape", [(4099, 96), (40, 9000)], ids=str)
+def test_cpu_grad_bias_does_not_depend_on_the_thread_count(spec, shape):
+    x, bias = make_inputs(shape, torch.float32, "cpu")
+    grad_out = torch.randn(shape)
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(1)
