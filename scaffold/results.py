@@ -163,9 +163,19 @@ def activations_table(results: Path = RESULTS_DIR) -> str:
                 f"| {bench['meta']['activation']} | {dtype} | {pct('forward')} | {pct('forward+backward')} | "
                 f"{_times(min(r['speedup_vs_eager'] for r in mine))} | "
                 f"{_times(min((r['speedup_vs_compile'] for r in mine if r['speedup_vs_compile']), default=None))} | "
-                f"{suite['tests']['summary'].split(' in ')[0]} |"
+                f"{_latest_tests(folder, suite)} |"
             )
     return "\n".join(lines)
+
+
+def _latest_tests(folder: Path, suite: dict) -> str:
+    """The tests of the latest GPU run of an activation's project: its suite's, or a later run of its
+    tests alone (tests_call_*.json, which records its date and kernel sources)."""
+    later = sorted(folder.glob("tests_call_*.json"))
+    if not later:
+        return suite["tests"]["summary"].split(" in ")[0]
+    record = _load(later[-1])
+    return f"{record['summary'].split(' in ')[0]} ({record['date']}, `{record['run']}`)"
 
 
 def jit_line(results: Path = RESULTS_DIR) -> str:
