@@ -453,7 +453,8 @@ def main(op_name: str, argv: Sequence[str] | None = None) -> None:
         "method": (
             "median of per-call times after warm-up (CUDA events on GPU, time.perf_counter on CPU), "
             f"implementations timed in {timing.ROUNDS} interleaved rounds; device_ms (CUDA): median of "
-            "CUDA-graph replays of one call per buffer set, divided by the calls, the kernels without the "
+            f"CUDA-graph replays of whole rounds over the buffer sets, at least {timing.MIN_CALLS_PER_GRAPH} "
+            "calls, divided by the calls, the kernels without the "
             "host's launch time; random normal inputs, rotated over buffer sets exceeding 3x L2 when one set "
             "fits in L2; floor bytes: forward 2 x numel x elem_size, forward+backward 5 x numel x elem_size; "
             "gbps = floor bytes / time and pct_of_copy = (floor bytes / copy rate) / time x 100, from "

@@ -5,8 +5,10 @@ kept; the implementations of a pass are timed in interleaved rounds, so a slow s
 falls on all of them alike. Inputs are random normal, and when one set of buffers would fit in L2
 the calls rotate over enough sets to exceed a few times the L2 size, so the timings measure DRAM,
 not the cache. The device's time alone (without the host's launch time) comes from CUDA-graph
-replays of one call per buffer set. On the CPU each call is timed with time.perf_counter (median),
-without rotation. The copy rate comes from batches of ``dst.copy_(src)`` queued back to back.
+replays of at least MIN_CALLS_PER_GRAPH calls, rotating over the buffer sets, so that the gap
+between two replays is spread over many calls, as the copy's batches spread theirs. On the CPU each
+call is timed with time.perf_counter (median), without rotation. The copy rate comes from batches
+of ``dst.copy_(src)`` queued back to back.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ ROUNDS = 5
 L2_MULTIPLE = 3
 MAX_BUFFER_SETS = 64
 FALLBACK_L2_BYTES = 50 * 2**20  # used if this torch does not report the L2 size
+# Calls captured in one CUDA graph for the device time (whole rounds over the buffer sets).
+MIN_CALLS_PER_GRAPH = 8
 
 
 @dataclass(frozen=True)
@@ -176,7 +180,8 @@ def device_ms(
 ) -> float | None:
     """Median device milliseconds per call (CUDA only), without the host's launch time.
 
-    One call per buffer set is captured in a CUDA graph, whose replays run the kernels back to back:
+    Whole rounds over the buffer sets, at least MIN_CALLS_PER_GRAPH calls, are captured in a CUDA
+    graph, whose replays run the kernels back to back:
     where launching a call takes the host longer than running it takes the GPU (small tensors, and
     a forward+backward's autograd bookkeeping), the per-call time measures the host and this the
     kernels. None if the call cannot be captured.
@@ -190,9 +195,11 @@ def device_ms(
                 for buffers in buffer_sets:
                     call(buffers)
             torch.cuda.current_stream().wait_stream(side)
+            rounds = math.ceil(MIN_CALLS_PER_GRAPH / len(buffer_sets))
             with torch.cuda.graph(graph):
-                for buffers in buffer_sets:
-                    call(buffers)
+                for _ in range(rounds):
+                    for buffers in buffer_sets:
+                        call(buffers)
 
         def replay(_: BufferSet) -> None:
             graph.replay()
@@ -200,7 +207,7 @@ def device_ms(
         estimate_ms = time_calls_cuda(replay, buffer_sets, 3)[-1]
         by_budget = int(settings.budget_s * 1e3 / max(estimate_ms, 1e-6))
         count = max(settings.min_repeats, min(settings.repeats, by_budget))
-        return statistics.median(time_calls_cuda(replay, buffer_sets, count)) / len(buffer_sets)
+        return statistics.median(time_calls_cuda(replay, buffer_sets, count)) / (rounds * len(buffer_sets))
     except Exception as error:  # e.g. a torch.compile that cannot be captured: report no device time
         print(f"warning: could not time the device alone: {type(error).__name__}: {error}", file=sys.stderr)
         return None
