@@ -43,18 +43,22 @@ exit $status
 """
 
 
+def activation_answers(activation: str) -> dict:
+    """The answers of the project rendered for another activation than the example's."""
+    return {
+        **render.EXAMPLE_ANSWERS,
+        "activation": activation,
+        "op_name": f"fused_bias_{activation}",
+        "package_name": f"example_{activation}",
+        "project_name": f"Example {activation}",
+    }
+
+
 def bundle(destination: Path) -> Path:
     """Render the example and the other activations' projects into `destination` (replaced)."""
     render.render_example(destination / "example")
     for activation in OTHER_ACTIVATIONS:
-        answers = {
-            **render.EXAMPLE_ANSWERS,
-            "activation": activation,
-            "op_name": f"fused_bias_{activation}",
-            "package_name": f"example_{activation}",
-            "project_name": f"Example {activation}",
-        }
-        render.render(destination / activation, answers)
+        render.render(destination / activation, activation_answers(activation))
     script = destination / "run.sh"
     script.write_text(RUN_SH.format(activations=" ".join(shlex.quote(a) for a in OTHER_ACTIVATIONS)))
     script.chmod(0o755)

@@ -40,14 +40,16 @@ def template_root() -> Path:
     return TEMPLATE_ROOT
 
 
-def render(destination: Path, answers: Mapping[str, Any], *, quiet: bool = True) -> Path:
+def render(destination: Path, answers: Mapping[str, Any], *, quiet: bool = True, vcs_ref: str | None = None) -> Path:
     """Render the template into `destination` with `answers` (the rest take their defaults).
 
     From a git checkout, copier renders HEAD plus uncommitted changes, so what is tested is what is
-    on disk. Invalid answers raise ValueError with the validator's message.
+    on disk; `vcs_ref` renders that commit instead. Invalid answers raise ValueError with the
+    validator's message.
     """
     root = template_root()
-    vcs_ref = "HEAD" if (root / ".git").exists() else None
+    if vcs_ref is None and (root / ".git").exists():
+        vcs_ref = "HEAD"
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Dirty template changes included automatically")
         copier.run_copy(

@@ -9,11 +9,16 @@ between the markers below in README.md; the repository's tests check that they s
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
 import json
+import re
+import subprocess
+import tempfile
 from pathlib import Path
 
-from . import render
+from . import gpu, render
 
 RESULTS_DIR = render.EXAMPLE_DIR / "benchmarks" / "results"
 START, END = "<!-- results:start -->", "<!-- results:end -->"
@@ -46,12 +51,72 @@ def current_source_digest(project: Path = render.EXAMPLE_DIR) -> str:
     return module.source_digest()
 
 
+def _digest(files: dict[str, bytes]) -> str:
+    """build_config.source_digest() of csrc/ files given as {path relative to csrc/: contents}."""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name] + b"\0")
+    return digest.hexdigest()
+
+
+def _csrc_files(csrc: Path) -> dict[str, bytes]:
+    return {p.relative_to(csrc).as_posix(): p.read_bytes() for p in csrc.rglob("*") if p.is_file()}
+
+
+_COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def _code(files: dict[str, bytes]) -> dict[str, list[bytes]]:
+    """The files without comments, blank lines and trailing blanks: what the compiler sees."""
+    code = {}
+    for name, text in files.items():
+        lines = (line.rstrip() for line in _COMMENT.sub(b"", text).splitlines())
+        code[name] = [line for line in lines if line]
+    return code
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=render.TEMPLATE_ROOT, check=True, capture_output=True, text=True).stdout
+
+
+@functools.cache
+def _example_csrc_at(commit: str) -> dict[str, bytes]:
+    folder = render.EXAMPLE_DIR.relative_to(render.TEMPLATE_ROOT).as_posix() + "/csrc/"
+    names = _git("ls-tree", "-r", "--name-only", commit, "--", folder).split()
+    return {
+        name.removeprefix(folder): subprocess.run(
+            ["git", "show", f"{commit}:{name}"], cwd=render.TEMPLATE_ROOT, check=True, capture_output=True
+        ).stdout
+        for name in names
+    }
+
+
+@functools.cache
+def measured_commit(recorded: str) -> str | None:
+    """The commit of this repository whose example csrc/ has the recorded digest (None if none has,
+    or this is no git checkout)."""
+    if not (render.TEMPLATE_ROOT / ".git").exists():
+        return None
+    folder = render.EXAMPLE_DIR.relative_to(render.TEMPLATE_ROOT).as_posix() + "/csrc"
+    for commit in _git("log", "--format=%H", "--", folder).split():
+        if _digest(_example_csrc_at(commit)) == recorded:
+            return commit
+    return None
+
+
 def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
     """Whether the recorded results measured the kernel sources the example has now."""
     recorded = suite["environment"].get("sources_sha256")
     current = current_source_digest(project)
     if recorded == current:
         return f"They measured the example's current kernel sources (`csrc/`, SHA-256 `{current[:12]}`)."
+    commit = measured_commit(recorded) if recorded else None
+    if commit and _code(_example_csrc_at(commit)) == _code(_csrc_files(project / "csrc")):
+        return (
+            f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
+            f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in "
+            "comments."
+        )
     if recorded is None:
         return (
             "Their run did not record which kernel sources it measured; the example's current `csrc/` "
@@ -148,9 +213,12 @@ def activations_table(results: Path = RESULTS_DIR) -> str:
         "slowest vs torch.compile | tests |",
         "|---|---|---|---|---|---|---|",
     ]
+    stale = []
     for folder in folders:
         bench = _load(next(folder.glob("bench_*.json")))
         suite = _load(folder / "gpu_suite.json")
+        if folder != results and not _measured_current_code(folder.name, suite["environment"]):
+            stale.append(bench["meta"]["activation"])
         rows = bench["results"]
         for dtype in dict.fromkeys(row["dtype"] for row in rows):
             mine = [row for row in rows if row["dtype"] == dtype]
@@ -165,7 +233,41 @@ def activations_table(results: Path = RESULTS_DIR) -> str:
                 f"{_times(min((r['speedup_vs_compile'] for r in mine if r['speedup_vs_compile']), default=None))} | "
                 f"{_latest_tests(folder, suite)} |"
             )
+    lines += [
+        "",
+        (
+            f"The runs of {', '.join(stale)} measured other kernel sources than the template renders now for "
+            "them (the `csrc/` SHA-256 each run recorded); they have not been re-run."
+            if stale
+            else "Each run measured the kernel sources the template renders now for its activation, or "
+            "sources that differ from them only in comments (the `csrc/` SHA-256 each run recorded, "
+            "compared with renderings of this repository's commits)."
+        ),
+    ]
     return "\n".join(lines)
+
+
+@functools.cache
+def activation_csrc(activation: str, vcs_ref: str | None = None) -> dict[str, bytes]:
+    """csrc/ of the project `scaffold gpu-bundle` renders for an activation (at vcs_ref, or now)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        project = render.render(Path(scratch) / activation, gpu.activation_answers(activation), vcs_ref=vcs_ref)
+        return _csrc_files(project / "csrc")
+
+
+def _measured_current_code(activation: str, environment: dict) -> bool:
+    """Whether an activation's run measured the code the template renders now for it: the same
+    sources, or sources of the commit the example's main run measured that differ only in comments."""
+    recorded = environment.get("sources_sha256")
+    now = activation_csrc(activation)
+    if recorded == _digest(now):
+        return True
+    example = _load(RESULTS_DIR / "gpu_suite.json")["environment"].get("sources_sha256")
+    commit = measured_commit(example) if example else None
+    if commit is None:
+        return False
+    then = activation_csrc(activation, commit)
+    return recorded == _digest(then) and _code(then) == _code(now)
 
 
 def _latest_tests(folder: Path, suite: dict) -> str:
@@ -251,7 +353,21 @@ def other_runs(results: Path = RESULTS_DIR) -> str:
         "(`results/three_operators/`).\n\n"
         f"On a machine with {two_env['gpu_count']} {two_env['gpu']}s ({two_env['date'][:10]}) the example's "
         f"tests gave {two['tests']['summary'].split(' in ')[0]}, the ones on a second device included "
-        "(`results/two_gpus/`)."
+        "(`results/two_gpus/`)." + _earlier_runs_statement([env, two_env], results)
+    )
+
+
+def _earlier_runs_statement(environments: list[dict], results: Path = RESULTS_DIR) -> str:
+    """Says so where these runs measured other kernels than the example's current ones (the main
+    table's run): nothing when they ran on the same sources or later."""
+    main = _load(results / "gpu_suite.json")["environment"]
+    if all(env["date"] >= main["date"] for env in environments):
+        return ""
+    current = current_source_digest()
+    return (
+        f" Both ran on the template's kernels of {max(env['date'][:10] for env in environments)}, before the "
+        f"example's current kernel sources (`csrc/` SHA-256 `{current[:12]}`, measured "
+        f"{main['date'][:10]} in the first table), and have not been re-run on them."
     )
 
 

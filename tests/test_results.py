@@ -1,12 +1,20 @@
 """The committed GPU results and the README tables generated from them."""
 
 import json
+import subprocess
 
 import pytest
 
 from scaffold import results
 
 
+def _shallow() -> bool:
+    root = results.render.TEMPLATE_ROOT
+    done = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=root, capture_output=True, text=True)
+    return done.stdout.strip() == "true"
+
+
+@pytest.mark.skipif(_shallow(), reason="the tables name the commit a run measured: a shallow clone lacks it")
 @pytest.mark.parametrize("readme", results.READMES, ids=lambda path: path.name)
 def test_readme_tables_match_the_recorded_results(readme):
     assert results.section_of(readme.read_text()) == results.tables(), "run: scaffold results-table --write"
@@ -57,3 +65,21 @@ def test_the_cpu_loops_were_measured_against_eager_and_torch_compile():
             for pass_name in ("forward", "forward+backward"):
                 assert {(dtype, shape, pass_name, threads) for threads in (1, 2)} <= measured
     assert all(row["ms"]["eager"] and row["ms"]["compile"] for row in bench["results"])
+
+
+def test_code_ignores_comments_and_blank_lines_but_not_code():
+    before = {"a.h": b"// one\nint x = 1;  // why\n\n/* block\n comment */int y;\n"}
+    comments_changed = {"a.h": b"// another\nint x = 1;\nint y;\n"}
+    code_changed = {"a.h": b"// one\nint x = 2;\nint y;\n"}
+    assert results._code(before) == results._code(comments_changed)
+    assert results._code(before) != results._code(code_changed)
+    assert results._code(before) != results._code({"b.h": before["a.h"]})  # a renamed file counts
+
+
+def test_the_commit_the_example_run_measured_is_found():
+    """The README names it when the sources changed since; this checks the lookup on today's record."""
+    if _shallow():
+        pytest.skip("a shallow clone lacks the measured commit")
+    recorded = json.loads((results.RESULTS_DIR / "gpu_suite.json").read_text())["environment"]["sources_sha256"]
+    commit = results.measured_commit(recorded)
+    assert commit and results._digest(results._example_csrc_at(commit)) == recorded

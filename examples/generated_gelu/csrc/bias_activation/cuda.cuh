@@ -15,9 +15,10 @@
 //    short blocks let the hardware balance them; measured faster than a grid that fills the device
 //    once and loops). For float32 and float64 with a bias that stays in cache, a flat kernel instead:
 //    x as one sequence of vectors, two per thread, each vector's bias read at its column, as
-//    torch.compile's kernels do (measured on an H200: 0 to 10% more of the copy rate than the strips
-//    in float32, the most for the costliest math, while in float16 and bfloat16 the strips were as
-//    fast or faster);
+//    torch.compile's kernels do. Measured on an H200 in float32 against the strips: 5 to 10 points
+//    more of the copy rate for the exact-erf gelu (the costliest math) from 32768 x 1000 up, -3 to
+//    +3 for the others. In bfloat16 the strips were faster at every shape (by 2 to 10 points) and in
+//    float16 the two were within 5 points either way, so the half types keep the strips;
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
@@ -53,7 +54,7 @@ using core::Vector;
 
 constexpr int kForwardThreads = 256;
 constexpr int kBackwardThreads = 512;
-// Rows a thread loads before it uses the first (the best of 2, 4 and 8 measured on an H200).
+// Rows a thread loads before it uses the first.
 constexpr int kForwardRowsInFlight = 2;
 constexpr int kBackwardRowsInFlight = 4;
 // The flat forward: vectors per thread (loads issued before the first is used), and the largest bias
@@ -240,10 +241,11 @@ __global__ void __launch_bounds__(kFlatThreads)
 }
 
 // The backward kernel's launch bounds: the blocks per multiprocessor it must fit, which caps its
-// registers. float16 and bfloat16: one, i.e. up to 128 registers a thread, with which the compiler keeps
-// the rows in flight and the math of 8 columns in registers (about 110 instead of 64 unbounded; 5 to
-// 7% faster on an H200 at 32768 x 1000). float32 and float64: 0, no bound, the compiler's choice (a
-// bound of three blocks made the exact-erf gelu spill, and one slowed the tanh GELU's).
+// registers. float16 and bfloat16: one, i.e. up to 128 registers a thread (the compiler then takes
+// 111 to 122 for 8 columns, where unbounded it took 60 to 64 and fit two blocks). Measured on an H200: a
+// forward+backward 4 to 6% faster at 4096 x 1024 and larger shapes, 3 to 6% slower with a few very
+// wide rows (32 x 262144, 4 x 4194304). float32 and float64: 0, no bound, the compiler's choice (a
+// bound of three blocks made the exact-erf gelu's spill, and one slowed the tanh GELU's).
 template <typename scalar_t>
 constexpr int backward_min_blocks() {
   return std::is_same_v<scalar_t, at::opmath_type<scalar_t>> ? 0 : 1;
@@ -359,7 +361,7 @@ __global__ void __launch_bounds__(kBackwardThreads, backward_min_blocks<scalar_t
     for (int i = 0; i < kVec; ++i) sum[i] = opmath_t(0);
     const int64_t my_col = col0 + static_cast<int64_t>(threadIdx.x) * kVec;
     if (my_col < cols) {
-      // Unrolled: several partial rows' loads in flight at once (measured 1-2% faster fwd+bwd).
+      // Unrolled: several partial rows' loads in flight at once.
 #pragma unroll 4
       for (int64_t k = threadIdx.y; k < gridDim.y; k += blockDim.y) {
 #pragma unroll
