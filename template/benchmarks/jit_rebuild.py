@@ -82,6 +82,7 @@ def main() -> None:
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "edited": kernel.name,
+        "sources_sha256": build_config.source_digest(),  # csrc/ as built, the edit undone
         **{f"{step}_s": round(seconds, 1) for step, (seconds, _) in steps.items()},
         "built": {step: outputs for step, (_, outputs) in steps.items()},
     }
