@@ -657,6 +657,25 @@ def test_more_than_2_31_elements(spec):
     assert_bias_grad_close(grad_bias, expected_bias, magnitude, torch.bfloat16)
 
 
+@CUDA
+def test_float32_forward_over_2_30_elements(spec):
+    # The float32 forward sees x as one sequence of vectors in chunks of at most 2**30 elements (whole
+    # rows: the column arithmetic of a chunk is 32-bit): more than 2**30 elements span two chunks, and
+    # rows of 1023 (no multiple of the vector width) put vectors across row ends. Every value of y is
+    # checked against the reference, in slices.
+    rows, cols = 2**30 // 1023 + 5, 1023
+    free, _ = torch.cuda.mem_get_info()
+    if free < 12 * 2**30:
+        pytest.skip("needs 12 GiB of free GPU memory")
+    x = 2 * torch.randn(rows, cols, device="cuda")
+    bias = torch.randn(cols, device="cuda")
+    assert x.numel() > 2**30
+    y = spec.function(x, bias)
+    for start in range(0, rows, 65536):
+        part = slice(start, min(start + 65536, rows))
+        assert_close(y[part], spec.reference(x[part].double(), bias.double()), torch.float32)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_the_layer_survives_pickling(spec, device):
     model = nn.Sequential(nn.Linear(8, 16, bias=False), spec.layer(16)).to(device)
