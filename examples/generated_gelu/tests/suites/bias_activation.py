@@ -630,15 +630,24 @@ def test_second_device(spec, shape):
     check_forward_and_backward(spec, x, bias, grad_out)
 
 
+def need_free_gpu_memory(gib):
+    free, _ = torch.cuda.mem_get_info()
+    if free < gib * 2**30:
+        pytest.skip(f"needs {gib} GiB of free GPU memory")
+
+
+def row_slices(rows, step):
+    """Slices of at most `step` rows: a float64 reference of a huge tensor, a part at a time."""
+    return [slice(start, min(start + step, rows)) for start in range(0, rows, step)]
+
+
 @CUDA
 def test_more_than_2_31_elements(spec):
     # 64-bit indexing: x.numel() > 2**31 in bfloat16, as a view one element into its storage, so the
     # kernels use their one-element path and compute element indices above 2**31. Every value of y,
     # grad_x and grad_bias is checked against the reference, in slices.
     rows, cols = 2**31 // 8192 + 3, 8192
-    free, _ = torch.cuda.mem_get_info()
-    if free < 28 * 2**30:
-        pytest.skip("needs 28 GiB of free GPU memory")
+    need_free_gpu_memory(28)
     x = torch.randn(rows * cols + 1, device="cuda", dtype=torch.bfloat16)[1:].view(rows, cols)
     grad_out = torch.randn(rows * cols + 1, device="cuda", dtype=torch.bfloat16)[1:].view(rows, cols)
     bias = torch.randn(cols, device="cuda", dtype=torch.bfloat16)
@@ -647,8 +656,7 @@ def test_more_than_2_31_elements(spec):
     grad_x, grad_bias = spec.backward_op(grad_out, x, bias)
     expected_bias = torch.zeros(cols, device="cuda", dtype=torch.float64)
     magnitude = torch.zeros(cols, device="cuda", dtype=torch.float64)
-    for start in range(0, rows, 16384):
-        part = slice(start, min(start + 16384, rows))
+    for part in row_slices(rows, 16384):
         assert_close(y[part], spec.reference(x[part].double(), bias.double()), torch.bfloat16)
         terms, _ = reference_grads(spec.reference, x[part], bias, grad_out[part])
         assert_close(grad_x[part], terms, torch.bfloat16)
@@ -664,15 +672,12 @@ def test_float32_forward_over_2_30_elements(spec):
     # rows of 1023 (no multiple of the vector width) put vectors across row ends. Every value of y is
     # checked against the reference, in slices.
     rows, cols = 2**30 // 1023 + 5, 1023
-    free, _ = torch.cuda.mem_get_info()
-    if free < 12 * 2**30:
-        pytest.skip("needs 12 GiB of free GPU memory")
+    need_free_gpu_memory(12)
     x = 2 * torch.randn(rows, cols, device="cuda")
     bias = torch.randn(cols, device="cuda")
     assert x.numel() > 2**30
     y = spec.function(x, bias)
-    for start in range(0, rows, 65536):
-        part = slice(start, min(start + 65536, rows))
+    for part in row_slices(rows, 65536):
         assert_close(y[part], spec.reference(x[part].double(), bias.double()), torch.float32)
 
 
