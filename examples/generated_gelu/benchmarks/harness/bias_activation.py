@@ -10,8 +10,9 @@ g)``) of four implementations:
 * copy:    ``dst.copy_(x)`` of the same tensor, the bandwidth an elementwise kernel can hope for.
 
 The operator is memory-bound, so each time is turned into bandwidth over the bytes it must move
-("floor bytes", bias and grad_bias neglected): 2 * numel * elem_size for the forward (read x, write
-y), 5 * numel * elem_size for forward+backward (also read grad_out and x, write grad_x). GB/s = floor
+("floor bytes"): (2 * numel + N) * elem_size for the forward (read x and bias, write y), (5 * numel +
+3 * N) * elem_size for forward+backward (also read grad_out, x and bias, write grad_x and grad_bias),
+N = x.size(-1). The bias terms matter only for a few very wide rows. GB/s = floor
 bytes / time; "% of copy" = the time the floor bytes take at the copy rate over the time (on CUDA the
 device's time alone); speed-ups = baseline time / our time, per call. Every implementation is first
 checked against eager, so a broken kernel cannot post a fast number. Peak memory (CUDA only) is what
@@ -72,8 +73,10 @@ QUICK_SHAPES = ["64x256"]
 IMPLEMENTATIONS = ("ours", "eager", "compile")
 PASSES = ("forward", "forward+backward")
 PASS_LABELS = {"forward": "fwd", "forward+backward": "fwd+bwd"}
-# Bytes each pass must move, in units of numel * elem_size (see the module docstring).
+# Bytes each pass must move: FLOOR_TRAFFIC x numel x elem_size for the tensors shaped like x, plus
+# BIAS_TRAFFIC x N x elem_size for those shaped like bias (see the module docstring).
 FLOOR_TRAFFIC = {"forward": 2, "forward+backward": 5}
+BIAS_TRAFFIC = {"forward": 1, "forward+backward": 3}
 TENSORS_PER_SET = 5  # x, grad_out, copy destination, and the kept outputs y and grad_x
 
 # (rtol, atol) of y and grad_x against eager. Loose on purpose: eager rounds x + bias to the dtype
@@ -236,7 +239,7 @@ def benchmark_configuration(
     for pass_name in PASSES:
         grad = pass_name == "forward+backward"
         make_call = forward_backward_call if grad else forward_call
-        floor_bytes = FLOOR_TRAFFIC[pass_name] * numel * elem_size
+        floor_bytes = (FLOOR_TRAFFIC[pass_name] * numel + BIAS_TRAFFIC[pass_name] * shape[-1]) * elem_size
         copy_bound_ms = floor_bytes / (copy_rate_gbps * 1e6)  # the floor bytes at the copy rate
         ms: dict[str, float | None] = dict.fromkeys(IMPLEMENTATIONS)
         on_device: dict[str, float | None] = dict.fromkeys(IMPLEMENTATIONS)
@@ -332,8 +335,9 @@ def print_report(spec, meta: dict[str, Any], rows: list[dict[str, Any]]) -> None
     )
     print(
         "us: median microseconds per call; 'dev us': the device's time alone, calls replayed from a CUDA "
-        "graph. GB/s and %copy: the floor\nbytes (forward 2, fwd+bwd 5 x numel x elem) over the device "
-        "time on CUDA; 'copy us' = floor bytes at the copy rate;\n'-' where the copy itself takes under "
+        "graph. GB/s and %copy: the floor\nbytes ((forward 2 x numel + N, fwd+bwd 5 x numel + 3 x N) x elem) "
+        "over the device time on CUDA; 'copy us' = floor bytes at the copy rate;\n'-' where the copy itself "
+        "takes under "
         f"{timing.HOST_BOUND_COPY_MS * 1e3:.0f} us (the host's launch time, not memory, sets the pace: "
         "compare the times). vs eager / vs compile: their time over ours.\n"
         "peak MiB: allocated by one fwd+bwd beyond its inputs (CUDA only).\n"
@@ -456,7 +460,8 @@ def main(op_name: str, argv: Sequence[str] | None = None) -> None:
             f"CUDA-graph replays of whole rounds over the buffer sets, at least {timing.MIN_CALLS_PER_GRAPH} "
             "calls, divided by the calls, the kernels without the "
             "host's launch time; random normal inputs, rotated over buffer sets exceeding 3x L2 when one set "
-            "fits in L2; floor bytes: forward 2 x numel x elem_size, forward+backward 5 x numel x elem_size; "
+            "fits in L2; floor bytes: forward (2 x numel + N) x elem_size, forward+backward "
+            "(5 x numel + 3 x N) x elem_size, N = x.size(-1); "
             "gbps = floor bytes / time and pct_of_copy = (floor bytes / copy rate) / time x 100, from "
             "device_ms on CUDA and per-call times on the CPU; copy rate = 2 x numel x elem_size / time of "
             "dst.copy_(x) (CUDA: batches queued back to back between two events); speedup_* from per-call "

@@ -13,16 +13,20 @@
 //    matrices, up to the whole block across for a few very wide rows, so no thread idles;
 //  - forward: launch one block per few rows of a column strip, as an elementwise kernel does (many
 //    short blocks let the hardware balance them; measured faster than a grid that fills the device
-//    once and loops). For float32 and float64 with a bias that stays in cache, a flat kernel instead:
-//    x as one sequence of vectors, two per thread, each vector's bias read at its column, as
-//    torch.compile's kernels do. Measured on an H200 in float32 against the strips: 5 to 10 points
-//    more of the copy rate for the exact-erf gelu (the costliest math) from 32768 x 1000 up, -3 to
-//    +3 for the others. In bfloat16 the strips were faster at every shape (by 2 to 10 points) and in
-//    float16 the two were within 5 points either way, so the half types keep the strips;
+//    once and loops). For float32, float64 and float16 with a bias that stays in cache, a flat kernel
+//    instead: x as one sequence of vectors, two per thread, each vector's bias read at its column, as
+//    torch.compile's kernels do; every warp then reads and writes whole 32-byte sectors, where a row
+//    strip whose rows are not a multiple of 32 bytes (N = 1000 in a 2-byte type) writes 3% more
+//    sectors (ncu on an H200). Measured there against the strips: float32, 5 to 10 points more of the
+//    copy rate for the exact-erf gelu (the costliest math) from 32768 x 1000 up, -3 to +3 for the
+//    others; float16, up to 7 points more at N = 1000 and 1023 (labs 3 and 4). bfloat16 keeps the
+//    strips (see use_flat_forward);
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
-//    single block row, the block writes its sums directly). One launch, no atomics on the data.
+//    single block row, the block writes its sums directly). One launch, no atomics on the data. For
+//    a few very wide rows, smaller blocks without a register bound (see backward_cuda).
+// The labs cited below are in benchmarks/results/runs/lab/ of the example this template renders.
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -52,8 +56,12 @@ using core::load_opmath;
 using core::round_to;
 using core::Vector;
 
-constexpr int kForwardThreads = 256;
+// The row strips' block: 128 threads (lab 3: 0 to 4 points more of the copy rate than 256 in
+// bfloat16 at most shapes).
+constexpr int kForwardThreads = 128;
 constexpr int kBackwardThreads = 512;
+// The backward's block for a few very wide rows (see backward_cuda).
+constexpr int kFewRowsBackwardThreads = 128;
 // Rows a thread loads before it uses the first.
 constexpr int kForwardRowsInFlight = 2;
 constexpr int kBackwardRowsInFlight = 4;
@@ -62,6 +70,14 @@ constexpr int kBackwardRowsInFlight = 4;
 // is small; a large one (a few very wide rows) would be fetched again for every row.
 constexpr int kFlatThreads = 128;
 constexpr int kFlatVectorsPerThread = 2;
+// Whether the forward may use the flat kernel for this dtype: not for bfloat16. There the compiler
+// gives it 40 registers a thread (float16: 32), and only 64% of the warps stay active (ncu on an
+// H200, lab 4); bounded to 32 registers it spills and runs at under 80% of the copy rate, and with
+// one vector a thread it stays 1 to 16 points behind the row strips (lab 5).
+template <typename scalar_t>
+constexpr bool use_flat_forward() {
+  return !std::is_same_v<scalar_t, c10::BFloat16>;
+}
 constexpr int64_t kFlatMaxBiasBytes = 256 * 1024;
 // The flat kernel divides offsets by N in 32 bits: it sees x as chunks of whole rows, each of at most
 // this many elements.
@@ -241,14 +257,15 @@ __global__ void __launch_bounds__(kFlatThreads)
 }
 
 // The backward kernel's launch bounds: the blocks per multiprocessor it must fit, which caps its
-// registers. float16 and bfloat16: one, i.e. up to 128 registers a thread (the compiler then takes
-// 111 to 122 for 8 columns, where unbounded it took 60 to 64 and fit two blocks). Measured on an H200: a
-// forward+backward 4 to 6% faster at 4096 x 1024 and larger shapes, 3 to 6% slower with a few very
-// wide rows (32 x 262144, 4 x 4194304). float32 and float64: 0, no bound, the compiler's choice (a
-// bound of three blocks made the exact-erf gelu's spill, and one slowed the tanh GELU's).
-template <typename scalar_t>
+// registers. float16 and bfloat16 with many rows: one, i.e. up to 128 registers a thread (the
+// compiler then takes 111 to 122 for 8 columns, where unbounded it took 60 to 64 and fit two
+// blocks); measured on an H200, a forward+backward 4 to 6% faster at 4096 x 1024 and larger shapes.
+// A few very wide rows (kFewRows) run best unbounded, in blocks of kFewRowsBackwardThreads (see
+// backward_cuda). float32 and float64: 0, no bound, the compiler's choice (a bound of three blocks
+// made the exact-erf gelu's spill, and one slowed the tanh GELU's).
+template <typename scalar_t, bool kFewRows>
 constexpr int backward_min_blocks() {
-  return std::is_same_v<scalar_t, at::opmath_type<scalar_t>> ? 0 : 1;
+  return kFewRows || std::is_same_v<scalar_t, at::opmath_type<scalar_t>> ? 0 : 1;
 }
 
 // Where the sum of a kernel column goes: straight to grad_bias, or (fold > 1) to folded.
@@ -266,8 +283,8 @@ __device__ __forceinline__ void finish_column(int64_t column, opmath_t total, in
 // partial: [gridDim.y, col_vecs * kVec] sums of each block row (used when gridDim.y > 1);
 // folded: [col_vecs * kVec] sums of each kernel column (used when fold > 1);
 // counters: [gridDim.x + 1] zeros (blocks done per strip, then strips done).
-template <template <typename> class Op, typename scalar_t, typename bias_t, int kVec>
-__global__ void __launch_bounds__(kBackwardThreads, backward_min_blocks<scalar_t>())
+template <template <typename> class Op, typename scalar_t, typename bias_t, int kVec, int kMinBlocks>
+__global__ void __launch_bounds__(kBackwardThreads, kMinBlocks)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ x,
                     const bias_t* __restrict__ bias, scalar_t* __restrict__ grad_x,
                     bias_t* __restrict__ grad_bias, at::opmath_type<scalar_t>* __restrict__ partial,
@@ -425,7 +442,7 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
         constexpr int kVec = decltype(vec_c)::value;
         const Layout layout = make_layout<kVec>(x.numel(), cols);
         const int64_t unit = layout.fold * cols;  // the fewest whole rows that are whole vectors
-        if constexpr (std::is_same_v<scalar_t, at::opmath_type<scalar_t>>) {  // float32, float64
+        if constexpr (use_flat_forward<scalar_t>()) {
           if (cols * static_cast<int64_t>(sizeof(bias_t)) <= kFlatMaxBiasBytes &&
               unit <= kFlatChunkElements) {
             const FlatLayout flat{x.numel() / kVec, kFlatChunkElements / unit * unit / kVec, cols,
@@ -454,6 +471,43 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
   return y;
 }
 
+// Launches the backward kernel over x seen as `layout`: blocks of kBackwardThreads threads, or for a
+// few very wide rows (kFewRows) kFewRowsBackwardThreads threads and no register bound.
+template <template <typename> class Op, typename scalar_t, typename bias_t, int kVec, bool kFewRows>
+void launch_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::Tensor& bias,
+                     at::Tensor& grad_x, at::Tensor& grad_bias, const Layout& layout, cudaStream_t stream) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  constexpr int kThreads = kFewRows ? kFewRowsBackwardThreads : kBackwardThreads;
+  const auto kernel = backward_kernel<Op, scalar_t, bias_t, kVec, backward_min_blocks<scalar_t, kFewRows>()>;
+  const size_t smem = static_cast<size_t>(kThreads) * kVec * sizeof(opmath_t);
+  static core::OccupancyCache blocks_per_sm_cache{};
+  const int blocks_per_sm = core::max_blocks_per_sm(kernel, kThreads, smem, blocks_per_sm_cache.data());
+  const Geometry g = make_geometry(kThreads, layout.rows, layout.col_vecs, kBackwardRowsInFlight,
+                                   static_cast<int64_t>(core::multiprocessor_count()) * blocks_per_sm);
+  // One scratch buffer: the partial rows (several block rows only), the folded columns (fold > 1
+  // only) and the counters, which alone need zeros. A single block row with no folding needs none
+  // of them: no allocation, no memset (small tensors pay for each call).
+  const int64_t kernel_cols = layout.col_vecs * kVec;
+  const int64_t partial_bytes =
+      g.grid.y > 1 ? static_cast<int64_t>(g.grid.y) * kernel_cols * sizeof(opmath_t) : 0;
+  const int64_t folded_bytes = layout.fold > 1 ? kernel_cols * static_cast<int64_t>(sizeof(opmath_t)) : 0;
+  at::Tensor workspace;
+  uint8_t* base = nullptr;
+  unsigned int* counters = nullptr;
+  if (partial_bytes + folded_bytes > 0) {
+    const int64_t counter_bytes = (static_cast<int64_t>(g.grid.x) + 1) * sizeof(unsigned int);
+    workspace = at::empty({partial_bytes + folded_bytes + counter_bytes}, x.options().dtype(at::kByte));
+    base = workspace.mutable_data_ptr<uint8_t>();
+    counters = reinterpret_cast<unsigned int*>(base + partial_bytes + folded_bytes);
+    C10_CUDA_CHECK(cudaMemsetAsync(counters, 0, counter_bytes, stream));
+  }
+  kernel<<<g.grid, g.block, smem, stream>>>(
+      grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
+      grad_x.mutable_data_ptr<scalar_t>(), grad_bias.mutable_data_ptr<bias_t>(),
+      reinterpret_cast<opmath_t*>(base), reinterpret_cast<opmath_t*>(base + partial_bytes), counters, layout);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
 template <template <typename> class Op>
 std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& x_in,
                                                  const at::Tensor& bias_in) {
@@ -467,48 +521,29 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, 
   at::Tensor grad_bias = at::empty(bias.sizes(), bias.options());
   const int64_t cols = x.size(-1);
   const cudaStream_t stream = c10::cuda::getCurrentCUDAStream();
-  const int multiprocessors = core::multiprocessor_count();
   AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), Op<float>::kName, [&] {
-    using opmath_t = at::opmath_type<scalar_t>;
     const int vec = pick_vector_width<scalar_t>(
         x.numel(), cols, {grad_out.const_data_ptr(), x.const_data_ptr(), grad_x.const_data_ptr()});
     core::dispatch_parameter_type<scalar_t>(bias.scalar_type(), [&](auto bias_tag) {
       using bias_t = decltype(bias_tag);
       core::dispatch_vector_width<scalar_t>(vec, [&](auto vec_c) {
         constexpr int kVec = decltype(vec_c)::value;
-        const auto kernel = backward_kernel<Op, scalar_t, bias_t, kVec>;
-        const size_t smem = static_cast<size_t>(kBackwardThreads) * kVec * sizeof(opmath_t);
-        static core::OccupancyCache blocks_per_sm_cache{};
-        const int blocks_per_sm =
-            core::max_blocks_per_sm(kernel, kBackwardThreads, smem, blocks_per_sm_cache.data());
         const Layout layout = make_layout<kVec>(x.numel(), cols);
-        const Geometry g =
-            make_geometry(kBackwardThreads, layout.rows, layout.col_vecs, kBackwardRowsInFlight,
-                          static_cast<int64_t>(multiprocessors) * blocks_per_sm);
-        // One scratch buffer: the partial rows (several block rows only), the folded columns
-        // (fold > 1 only) and the counters, which alone need zeros. A single block row with no
-        // folding needs none of them: no allocation, no memset (small tensors pay for each call).
-        const int64_t kernel_cols = layout.col_vecs * kVec;
-        const int64_t partial_bytes =
-            g.grid.y > 1 ? static_cast<int64_t>(g.grid.y) * kernel_cols * sizeof(opmath_t) : 0;
-        const int64_t folded_bytes =
-            layout.fold > 1 ? kernel_cols * static_cast<int64_t>(sizeof(opmath_t)) : 0;
-        at::Tensor workspace;
-        uint8_t* base = nullptr;
-        unsigned int* counters = nullptr;
-        if (partial_bytes + folded_bytes > 0) {
-          const int64_t counter_bytes = (static_cast<int64_t>(g.grid.x) + 1) * sizeof(unsigned int);
-          workspace = at::empty({partial_bytes + folded_bytes + counter_bytes}, x.options().dtype(at::kByte));
-          base = workspace.mutable_data_ptr<uint8_t>();
-          counters = reinterpret_cast<unsigned int*>(base + partial_bytes + folded_bytes);
-          C10_CUDA_CHECK(cudaMemsetAsync(counters, 0, counter_bytes, stream));
+        // A few very wide rows: every thread of a kBackwardThreads block would walk its rows once
+        // (one block row), so blocks are short-lived and the tail of each, its sum and exit, leaves
+        // the multiprocessor idle unless many small blocks overlap. Measured on an H200 (lab 3):
+        // backward 1 to 22 points more of the copy rate at 4 x 4194304 and 32 x 262144 in blocks
+        // of 128 unbounded threads than in the bounded 512-thread blocks.
+        const bool few_rows = make_geometry(kBackwardThreads, layout.rows, layout.col_vecs,
+                                            kBackwardRowsInFlight, std::numeric_limits<int64_t>::max())
+                                  .grid.y == 1;
+        if (few_rows) {
+          launch_backward<Op, scalar_t, bias_t, kVec, true>(grad_out, x, bias, grad_x, grad_bias, layout,
+                                                            stream);
+        } else {
+          launch_backward<Op, scalar_t, bias_t, kVec, false>(grad_out, x, bias, grad_x, grad_bias, layout,
+                                                             stream);
         }
-        kernel<<<g.grid, g.block, smem, stream>>>(
-            grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
-            grad_x.mutable_data_ptr<scalar_t>(), grad_bias.mutable_data_ptr<bias_t>(),
-            reinterpret_cast<opmath_t*>(base), reinterpret_cast<opmath_t*>(base + partial_bytes), counters,
-            layout);
-        C10_CUDA_KERNEL_LAUNCH_CHECK();
       });
     });
   });
