@@ -179,7 +179,7 @@ def example_table(results: Path = RESULTS_DIR) -> str:
             f"| {row['dtype']} | {_shape(row)} | {row['pass']} | {_time(row['ms']['ours'])} | "
             + " | ".join(percentages)
             + f" | {_times(row['speedup_vs_eager'])} | {_times(row['speedup_vs_compile'])} | "
-            + ("host-bound" if _host_bound(row) else _times(row.get("device_speedup_vs_compile")))
+            + _times(row.get("device_speedup_vs_compile"))
             + " |"
         )
     fwd_bwd = [row for row in bench["results"] if row["pass"] == "forward+backward" and row["peak_mib"]]

@@ -19,14 +19,15 @@
 //    strip whose rows are not a multiple of 32 bytes (N = 1000 in a 2-byte type) writes 3% more
 //    sectors (ncu on an H200). Measured there against the strips: float32, 5 to 10 points more of the
 //    copy rate for the exact-erf gelu (the costliest math) from 32768 x 1000 up, -3 to +3 for the
-//    others; float16, up to 7 points more at N = 1000 and 1023 (labs 3 and 4). bfloat16 keeps the
-//    strips (see use_flat_forward);
+//    others; float16, -3 to +9 points at N = 1000 and 1023 (lab 4, calls K and L; the exact-erf
+//    gelu loses 3 at N = 1023). bfloat16 keeps the strips (see use_flat_forward);
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
 //    single block row, the block writes its sums directly). One launch, no atomics on the data. For
 //    a few very wide rows, smaller blocks without a register bound (see backward_cuda).
-// The labs cited below are in benchmarks/results/runs/lab/ of the example this template renders.
+// The labs cited below are in benchmarks/results/runs/lab/ (labs 1 and 2) and runs/lab345/ (labs 3
+// to 5) of the example this template renders.
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -72,8 +73,9 @@ constexpr int kFlatThreads = 128;
 constexpr int kFlatVectorsPerThread = 2;
 // Whether the forward may use the flat kernel for this dtype: not for bfloat16. There the compiler
 // gives it 40 registers a thread (float16: 32), and only 64% of the warps stay active (ncu on an
-// H200, lab 4); bounded to 32 registers it spills and runs at under 80% of the copy rate, and with
-// one vector a thread it stays 1 to 16 points behind the row strips (lab 5).
+// H200, lab 4); bounded to 32 registers it spills (runs/lab345/ptxas_lab5_flat.txt) and ran at 77
+// to 80% of the copy rate from 32768 x 1000 up (lab 5), and with one vector a thread it ran up to
+// 18 points behind the row strips at N = 1023 (lab 5 against lab 4).
 template <typename scalar_t>
 constexpr bool use_flat_forward() {
   return !std::is_same_v<scalar_t, c10::BFloat16>;
@@ -260,9 +262,9 @@ __global__ void __launch_bounds__(kFlatThreads)
 // registers. float16 and bfloat16 with many rows: one, i.e. up to 128 registers a thread (the
 // compiler then takes 111 to 122 for 8 columns, where unbounded it took 60 to 64 and fit two
 // blocks); measured on an H200, a forward+backward 4 to 6% faster at 4096 x 1024 and larger shapes.
-// A few very wide rows (kFewRows) run best unbounded, in blocks of kFewRowsBackwardThreads (see
-// backward_cuda). float32 and float64: 0, no bound, the compiler's choice (a bound of three blocks
-// made the exact-erf gelu's spill, and one slowed the tanh GELU's).
+// A few very wide rows (kFewRows) run with no minimum of blocks, in blocks of
+// kFewRowsBackwardThreads (see backward_cuda). float32 and float64: 0, no bound, the compiler's
+// choice (a bound of three blocks made the exact-erf gelu's spill, and one slowed the tanh GELU's).
 template <typename scalar_t, bool kFewRows>
 constexpr int backward_min_blocks() {
   return kFewRows || std::is_same_v<scalar_t, at::opmath_type<scalar_t>> ? 0 : 1;
@@ -472,7 +474,7 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
 }
 
 // Launches the backward kernel over x seen as `layout`: blocks of kBackwardThreads threads, or for a
-// few very wide rows (kFewRows) kFewRowsBackwardThreads threads and no register bound.
+// few very wide rows (kFewRows) kFewRowsBackwardThreads threads and no minimum of blocks.
 template <template <typename> class Op, typename scalar_t, typename bias_t, int kVec, bool kFewRows>
 void launch_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::Tensor& bias,
                      at::Tensor& grad_x, at::Tensor& grad_bias, const Layout& layout, cudaStream_t stream) {
@@ -531,9 +533,10 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, 
         const Layout layout = make_layout<kVec>(x.numel(), cols);
         // A few very wide rows: every thread of a kBackwardThreads block would walk its rows once
         // (one block row), so blocks are short-lived and the tail of each, its sum and exit, leaves
-        // the multiprocessor idle unless many small blocks overlap. Measured on an H200 (lab 3):
-        // backward 1 to 22 points more of the copy rate at 4 x 4194304 and 32 x 262144 in blocks
-        // of 128 unbounded threads than in the bounded 512-thread blocks.
+        // the multiprocessor idle unless many small blocks overlap. Measured on an H200 (lab 3,
+        // variant e against v0): float16 and bfloat16, 5 to 22 points more of the copy rate in the
+        // backward at 4 x 4194304 and 32 x 262144 (bounded 128-thread blocks were faster for relu
+        // at 4 x 4194304); float32, -3 to +8.
         const bool few_rows = make_geometry(kBackwardThreads, layout.rows, layout.col_vecs,
                                             kBackwardRowsInFlight, std::numeric_limits<int64_t>::max())
                                   .grid.y == 1;
