@@ -10,7 +10,6 @@ between the markers below in README.md; the repository's tests check that they s
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import json
 import re
@@ -43,24 +42,26 @@ def _times(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}x"
 
 
-def current_source_digest(project: Path = render.EXAMPLE_DIR) -> str:
-    """build_config.source_digest() of a project: the SHA-256 of its csrc/ as it is now."""
-    spec = importlib.util.spec_from_file_location("example_build_config", project / "build_config.py")
+@functools.cache
+def _build_config(project: Path = render.EXAMPLE_DIR):
+    """A project's build_config module, which defines how csrc/ is digested."""
+    spec = importlib.util.spec_from_file_location(f"build_config_{project.name}", project / "build_config.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.source_digest()
+    return module
+
+
+def current_source_digest(project: Path = render.EXAMPLE_DIR) -> str:
+    """build_config.source_digest() of a project: the SHA-256 of its csrc/ as it is now."""
+    return _build_config(project).source_digest()
 
 
 def _digest(files: dict[str, bytes]) -> str:
-    """build_config.source_digest() of csrc/ files given as {path relative to csrc/: contents}."""
-    digest = hashlib.sha256()
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + files[name] + b"\0")
-    return digest.hexdigest()
+    return _build_config().files_digest(files)
 
 
 def _csrc_files(csrc: Path) -> dict[str, bytes]:
-    return {p.relative_to(csrc).as_posix(): p.read_bytes() for p in csrc.rglob("*") if p.is_file()}
+    return _build_config().csrc_files(csrc)
 
 
 _COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
@@ -75,20 +76,17 @@ def _code(files: dict[str, bytes]) -> dict[str, list[bytes]]:
     return code
 
 
-def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], cwd=render.TEMPLATE_ROOT, check=True, capture_output=True, text=True).stdout
+_EXAMPLE_CSRC = render.EXAMPLE_DIR.relative_to(render.TEMPLATE_ROOT).as_posix() + "/csrc/"
+
+
+def _git(*args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=render.TEMPLATE_ROOT, check=True, capture_output=True).stdout
 
 
 @functools.cache
 def _example_csrc_at(commit: str) -> dict[str, bytes]:
-    folder = render.EXAMPLE_DIR.relative_to(render.TEMPLATE_ROOT).as_posix() + "/csrc/"
-    names = _git("ls-tree", "-r", "--name-only", commit, "--", folder).split()
-    return {
-        name.removeprefix(folder): subprocess.run(
-            ["git", "show", f"{commit}:{name}"], cwd=render.TEMPLATE_ROOT, check=True, capture_output=True
-        ).stdout
-        for name in names
-    }
+    names = _git("ls-tree", "-r", "--name-only", commit, "--", _EXAMPLE_CSRC).decode().split()
+    return {name.removeprefix(_EXAMPLE_CSRC): _git("show", f"{commit}:{name}") for name in names}
 
 
 @functools.cache
@@ -97,8 +95,7 @@ def measured_commit(recorded: str) -> str | None:
     or this is no git checkout)."""
     if not (render.TEMPLATE_ROOT / ".git").exists():
         return None
-    folder = render.EXAMPLE_DIR.relative_to(render.TEMPLATE_ROOT).as_posix() + "/csrc"
-    for commit in _git("log", "--format=%H", "--", folder).split():
+    for commit in _git("log", "--format=%H", "--", _EXAMPLE_CSRC).decode().split():
         if _digest(_example_csrc_at(commit)) == recorded:
             return commit
     return None

@@ -110,12 +110,22 @@ def torch_requirement(torch_version: str) -> str:
     return f"torch=={torch_release(torch_version)}.*"
 
 
+def csrc_files(csrc: Path = CSRC) -> dict[str, bytes]:
+    """Every file of a csrc/ folder: {path relative to it: contents}."""
+    return {p.relative_to(csrc).as_posix(): p.read_bytes() for p in csrc.rglob("*") if p.is_file()}
+
+
+def files_digest(files: dict[str, bytes]) -> str:
+    """SHA-256 of csrc/ files given as {path relative to csrc/: contents} (names and contents)."""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name] + b"\0")
+    return digest.hexdigest()
+
+
 def source_digest() -> str:
     """SHA-256 of every file in csrc/ (names and contents): which kernels a measurement measured."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in CSRC.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(CSRC).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return files_digest(csrc_files())
 
 
 # Debug builds: no optimization, debug information, and assertions on. -UNDEBUG comes after the
