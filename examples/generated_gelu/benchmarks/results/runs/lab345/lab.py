@@ -88,17 +88,26 @@ REF = {
 }
 
 
-def main():
+def build_all():
+    """Builds every variant in parallel, loads them; returns {variant: its torch.ops namespace}."""
     OUT.mkdir(parents=True, exist_ok=True)
-    os.makedirs("/tmp/torch_ext", exist_ok=True)
     t = time.time()
     with Pool(len(VARIANTS)) as pool:
         for name, secs in pool.imap_unordered(build, list(VARIANTS)):
             print(f"built {name} in {secs:.0f} s", flush=True)
     print(f"all built in {time.time() - t:.0f} s", flush=True)
+    return load_all()
+
+
+def load_all():
     for name in VARIANTS:
         build(name, fresh=False)  # up to date: loads
-    ops = {name: getattr(torch.ops, f"lab_{name}") for name in VARIANTS}
+    return {name: getattr(torch.ops, f"lab_{name}") for name in VARIANTS}
+
+
+def main():
+    os.makedirs("/tmp/torch_ext", exist_ok=True)
+    ops = build_all()
     dev = torch.device("cuda")
     # correctness of every variant against v0 on small odd shapes
     torch.manual_seed(0)

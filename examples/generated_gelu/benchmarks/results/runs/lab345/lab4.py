@@ -7,7 +7,6 @@ import math
 import os
 import statistics
 import sys
-from multiprocessing import Pool
 
 import torch
 
@@ -60,19 +59,16 @@ def copy_ms(sets):
     return statistics.median(res)
 
 
-def main():
-    lab.OUT.mkdir(parents=True, exist_ok=True)
-    with Pool(len(lab.VARIANTS)) as pool:
-        for name, secs in pool.imap_unordered(lab.build, list(lab.VARIANTS)):
-            print(f"built {name} in {secs:.0f} s", flush=True)
-    for name in lab.VARIANTS:
-        lab.build(name, fresh=False)
-    ops = {name: getattr(torch.ops, f"lab_{name}") for name in lab.VARIANTS}
+LAB4_SHAPES = [(32768, 1000), (32768, 1023), (8192, 8192), (32768, 4096)]
+
+
+def main(shapes=LAB4_SHAPES, out_name="lab4.json"):
+    ops = lab.build_all()
     dev = torch.device("cuda")
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     rows = []
     for dtype in (torch.bfloat16, torch.float16):
-        for shape in [(32768, 1000), (32768, 1023), (8192, 8192), (32768, 4096)]:
+        for shape in shapes:
             numel = shape[0] * shape[1]
             esize = torch.tensor([], dtype=dtype).element_size()
             nsets = max(1, -(-3 * l2 // (numel * esize * 2)))
@@ -102,16 +98,13 @@ def main():
             rows.append(line)
             del sets
             torch.cuda.empty_cache()
-    out = lab.OUT
-    (out / "lab4.json").write_text(json.dumps(rows, indent=1))
+    (lab.OUT / out_name).write_text(json.dumps(rows, indent=1))
     print("columns: % of the copy rate (x and y bytes), device time from CUDA-graph replays")
 
 
 def ncu_target():
     """One call of each forward, for ncu (after a warm-up)."""
-    for name in lab.VARIANTS:
-        lab.build(name, fresh=False)
-    ops = {name: getattr(torch.ops, f"lab_{name}") for name in lab.VARIANTS}
+    ops = lab.load_all()
     dev = torch.device("cuda")
     for dtype, shape in [
         (torch.bfloat16, (32768, 1000)),
