@@ -8,26 +8,25 @@
 //    row of m * N elements whose bias repeats m times: every access stays a full, aligned vector, and
 //    grad_bias folds the m copies of each column at the end (no scalar fallback, no cliff at odd N);
 //  - give each thread one vector of columns, whose bias stays in registers, and several rows, whose
-//    loads are all issued before the first one is used;
+//    loads are all issued before the first one is used (the flat forward below excepted);
 //  - choose the block shape from the tensor's shape: 32 threads (a warp) across the columns for tall
 //    matrices, up to the whole block across for a few very wide rows, so no thread idles;
 //  - forward: launch one block per few rows of a column strip, as an elementwise kernel does (many
 //    short blocks let the hardware balance them; measured faster than a grid that fills the device
-//    once and loops). For float32, float64 and float16 with a bias that stays in cache, a flat kernel
-//    instead: x as one sequence of vectors, two per thread, each vector's bias read at its column, as
-//    torch.compile's kernels do; every warp then reads and writes whole 32-byte sectors, where a row
-//    strip whose rows are not a multiple of 32 bytes (N = 1000 in a 2-byte type) writes 3% more
-//    sectors (ncu on an H200). Measured there against the strips: float32, 5 to 10 points more of the
-//    copy rate for the exact-erf gelu (the costliest math) from 32768 x 1000 up, -3 to +3 for the
-//    others; float16, -3 to +9 points at N = 1000 and 1023 (lab 4, calls K and L; the exact-erf
-//    gelu loses 3 at N = 1023). bfloat16 keeps the strips (see use_flat_forward);
+//    once and loops). With a bias that stays in cache, a flat kernel instead: x as one sequence of
+//    vectors, one per thread, each vector's bias read at its column, as torch.compile's kernels do;
+//    every warp then reads and writes whole 32-byte sectors, where a row strip whose rows are not a
+//    multiple of 32 bytes (N = 1000 in a 2-byte type) writes 3% more sectors (ncu on an H200, lab 4).
+//    Measured there against the strips (lab 6, v0 against fix1): bfloat16, 5 to 7 points more of the
+//    copy rate at N = 1000 and 1023 for relu, sigmoid and silu, up to 15 at 4096 x 1024; float32
+//    and float16 gained most at 4096 x 1024 too;
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
 //    single block row, the block writes its sums directly). One launch, no atomics on the data. For
 //    a few very wide rows, smaller blocks without a register bound (see backward_cuda).
 // The labs cited below are in benchmarks/results/runs/lab/ (labs 1 and 2) and runs/lab345/ (labs 3
-// to 5) of the example this template renders.
+// to 5) and runs/lab6/ (lab 6) of the example this template renders.
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -66,20 +65,13 @@ constexpr int kFewRowsBackwardThreads = 128;
 // Rows a thread loads before it uses the first.
 constexpr int kForwardRowsInFlight = 2;
 constexpr int kBackwardRowsInFlight = 4;
-// The flat forward: vectors per thread (loads issued before the first is used), and the largest bias
-// for which it is used. Each vector reads its bias, which is nearly free from L1 and L2 while the bias
-// is small; a large one (a few very wide rows) would be fetched again for every row.
+// The flat forward: its block, and the largest bias for which it is used. Each vector reads its bias,
+// which is nearly free from L1 and L2 while the bias is small; a large one (a few very wide rows)
+// would be fetched again for every row. One vector a thread, as Inductor's kernels: against two
+// (lab 6, fix1 against fix), 0.5 to 2 points more of the copy rate for relu, sigmoid and silu from
+// 32768 x 1000 up, but up to 5 points less for the costlier math at N = 1023 (tanh gelu), and 2 to
+// 3 less for the exact-erf gelu in float32.
 constexpr int kFlatThreads = 128;
-constexpr int kFlatVectorsPerThread = 2;
-// Whether the forward may use the flat kernel for this dtype: not for bfloat16. There the compiler
-// gives it 40 registers a thread (float16: 32), and only 64% of the warps stay active (ncu on an
-// H200, lab 4); bounded to 32 registers it spills (runs/lab345/ptxas_lab5_flat.txt) and ran at 77
-// to 80% of the copy rate from 32768 x 1000 up (lab 5), and with one vector a thread it ran up to
-// 18 points behind the row strips at N = 1023 (lab 5 against lab 4).
-template <typename scalar_t>
-constexpr bool use_flat_forward() {
-  return !std::is_same_v<scalar_t, c10::BFloat16>;
-}
 constexpr int64_t kFlatMaxBiasBytes = 256 * 1024;
 // The flat kernel divides offsets by N in 32 bits: it sees x as chunks of whole rows, each of at most
 // this many elements.
@@ -102,15 +94,25 @@ Layout make_layout(int64_t numel, int64_t cols) {
   return {numel / width, width / kVec, cols, fold, numel % width};
 }
 
-// The bias of a thread's kVec columns, first..first + kVec - 1 of a kernel row (wrapping at N).
-// Read once per thread, so a scalar gather costs nothing measurable; a whole vector when it can.
-template <int kVec, typename opmath_t, typename bias_t>
+// The bias of kVec columns, first..first + kVec - 1 of a kernel row (wrapping at N): a whole vector
+// when it can, else a scalar gather. kForward: the forward kernels' form, one 16-byte load into
+// registers, then converted by words. The flat forward reads a bias vector for every vector of x,
+// and converted straight from memory, each element had been a load instruction of its own. The
+// backward reads it once per thread and keeps the element-wise forms: with the forward's forms
+// there (lab 6, v0 against fix), the float32 exact-erf gelu backward fell from 86 to 82% of copy
+// at 32768 x 1000 and the bfloat16 silu backward from 81 to 72% at 4 x 4194304.
+template <int kVec, bool kForward, typename opmath_t, typename bias_t>
 __device__ __forceinline__ void load_bias(const bias_t* __restrict__ bias, int64_t first, int64_t period,
                                           opmath_t (&b)[kVec]) {
   if constexpr (sizeof(Vector<bias_t, kVec>) <= core::kMaxVectorBytes) {
     if (first + kVec <= period &&
         reinterpret_cast<std::uintptr_t>(bias + first) % sizeof(Vector<bias_t, kVec>) == 0) {
-      load_opmath(*reinterpret_cast<const Vector<bias_t, kVec>*>(bias + first), b);
+      if constexpr (kForward) {
+        const Vector<bias_t, kVec> in = *reinterpret_cast<const Vector<bias_t, kVec>*>(bias + first);
+        core::load_opmath_by_words(in, b);
+      } else {
+        load_opmath(*reinterpret_cast<const Vector<bias_t, kVec>*>(bias + first), b);
+      }
       return;
     }
   }
@@ -153,7 +155,7 @@ template <template <typename> class Op, typename scalar_t, int kVec, typename op
 __device__ __forceinline__ Vector<scalar_t, kVec> forward_vector(const Vector<scalar_t, kVec>& x,
                                                                  const opmath_t (&b)[kVec]) {
   opmath_t h[kVec];
-  load_opmath(x, h);
+  core::load_opmath_by_words(x, h);
 #pragma unroll
   for (int i = 0; i < kVec; ++i) h[i] = Op<opmath_t>::forward(h[i] + b[i]);
   return round_to<scalar_t>(h);
@@ -185,7 +187,7 @@ __global__ void __launch_bounds__(kForwardThreads)
   const int64_t cv = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (cv >= layout.col_vecs) return;
   opmath_t b[kVec];
-  load_bias<kVec>(bias, cv * kVec, layout.period, b);
+  load_bias<kVec, true>(bias, cv * kVec, layout.period, b);
   const int64_t col_vecs = layout.col_vecs;
   // The elements after the last whole row, one at a time, by the first row of threads (before the
   // main loop, as in the backward kernel).
@@ -238,24 +240,12 @@ __global__ void __launch_bounds__(kFlatThreads)
   }
   const int64_t first = static_cast<int64_t>(blockIdx.y) * layout.chunk_vecs;
   const auto count = static_cast<uint32_t>(std::min(layout.chunk_vecs, layout.vecs - first));
-  const uint32_t v0 = blockIdx.x * (kFlatThreads * kFlatVectorsPerThread) + threadIdx.x;
-  const V* xv = reinterpret_cast<const V*>(x) + first;
-  V* yv = reinterpret_cast<V*>(y) + first;
-  V in[kFlatVectorsPerThread];
-#pragma unroll
-  for (int u = 0; u < kFlatVectorsPerThread; ++u) {
-    const uint32_t v = v0 + u * kFlatThreads;
-    if (v < count) in[u] = xv[v];
-  }
-#pragma unroll
-  for (int u = 0; u < kFlatVectorsPerThread; ++u) {
-    const uint32_t v = v0 + u * kFlatThreads;
-    if (v < count) {
-      opmath_t b[kVec];
-      load_bias<kVec>(bias, layout.column.divmod(v * kVec).mod, layout.cols, b);
-      yv[v] = forward_vector<Op>(in[u], b);
-    }
-  }
+  const uint32_t v = blockIdx.x * kFlatThreads + threadIdx.x;
+  if (v >= count) return;
+  const V in = reinterpret_cast<const V*>(x)[first + v];
+  opmath_t b[kVec];
+  load_bias<kVec, true>(bias, layout.column.divmod(v * kVec).mod, layout.cols, b);
+  reinterpret_cast<V*>(y)[first + v] = forward_vector<Op>(in, b);
 }
 
 // The backward kernel's launch bounds: the blocks per multiprocessor it must fit, which caps its
@@ -306,7 +296,7 @@ __global__ void __launch_bounds__(kBackwardThreads, kMinBlocks)
 
   if (cv < col_vecs) {
     opmath_t b[kVec];
-    load_bias<kVec>(bias, cv * kVec, layout.period, b);
+    load_bias<kVec, false>(bias, cv * kVec, layout.period, b);
     // The elements after the last whole row, one at a time, by the first row of threads: first,
     // while few registers are live (after the main loop, this code made the compiler use more
     // registers for the whole kernel, and fewer blocks fit on a multiprocessor).
@@ -444,22 +434,18 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
         constexpr int kVec = decltype(vec_c)::value;
         const Layout layout = make_layout<kVec>(x.numel(), cols);
         const int64_t unit = layout.fold * cols;  // the fewest whole rows that are whole vectors
-        if constexpr (use_flat_forward<scalar_t>()) {
-          if (cols * static_cast<int64_t>(sizeof(bias_t)) <= kFlatMaxBiasBytes &&
-              unit <= kFlatChunkElements) {
-            const FlatLayout flat{x.numel() / kVec, kFlatChunkElements / unit * unit / kVec, cols,
-                                  x.numel() % kVec,
-                                  at::cuda::detail::IntDivider<uint32_t>(static_cast<uint32_t>(cols))};
-            const int64_t per_block = static_cast<int64_t>(kFlatThreads) * kFlatVectorsPerThread;
-            const int64_t blocks = (std::min(flat.chunk_vecs, flat.vecs) + per_block - 1) / per_block;
-            const int64_t chunks = (flat.vecs + flat.chunk_vecs - 1) / flat.chunk_vecs;
-            flat_forward_kernel<Op, scalar_t, bias_t, kVec>
-                <<<dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(chunks)), kFlatThreads, 0,
-                   stream>>>(x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
-                             y.mutable_data_ptr<scalar_t>(), flat);
-            C10_CUDA_KERNEL_LAUNCH_CHECK();
-            return;
-          }
+        if (cols * static_cast<int64_t>(sizeof(bias_t)) <= kFlatMaxBiasBytes && unit <= kFlatChunkElements) {
+          const FlatLayout flat{x.numel() / kVec, kFlatChunkElements / unit * unit / kVec, cols,
+                                x.numel() % kVec,
+                                at::cuda::detail::IntDivider<uint32_t>(static_cast<uint32_t>(cols))};
+          const int64_t blocks = (std::min(flat.chunk_vecs, flat.vecs) + kFlatThreads - 1) / kFlatThreads;
+          const int64_t chunks = (flat.vecs + flat.chunk_vecs - 1) / flat.chunk_vecs;
+          flat_forward_kernel<Op, scalar_t, bias_t, kVec>
+              <<<dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(chunks)), kFlatThreads, 0,
+                 stream>>>(x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
+                           y.mutable_data_ptr<scalar_t>(), flat);
+          C10_CUDA_KERNEL_LAUNCH_CHECK();
+          return;
         }
         const Geometry g = make_geometry(kForwardThreads, layout.rows, layout.col_vecs, kForwardRowsInFlight,
                                          std::numeric_limits<int64_t>::max());

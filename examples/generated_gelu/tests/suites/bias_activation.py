@@ -161,6 +161,17 @@ def test_large_and_odd_shapes(spec, device, dtypes, shape):
     check_forward_and_backward(spec, x, bias, torch.randn(shape, device=device).to(dtype))
 
 
+# The other (x, bias) dtype pairs, each its own instantiation of the CUDA kernels: on CUDA only.
+MORE_CUDA_DTYPE_PAIRS = [(torch.float16, torch.float16), (torch.bfloat16, torch.float32)]
+
+
+@CUDA
+@pytest.mark.parametrize("shape", LARGE_SHAPES, ids=str)
+@pytest.mark.parametrize("dtypes", MORE_CUDA_DTYPE_PAIRS, ids=str)
+def test_large_and_odd_shapes_more_dtype_pairs(spec, dtypes, shape):
+    test_large_and_odd_shapes(spec, "cuda", dtypes, shape)
+
+
 @pytest.mark.parametrize("shape", [(64, 96), (9, 1023), (3, 5, 40)], ids=str)
 @pytest.mark.parametrize("dtype", HALF_DTYPES, ids=str)
 @pytest.mark.parametrize("device", DEVICES)
@@ -666,19 +677,21 @@ def test_more_than_2_31_elements(spec):
 
 
 @CUDA
-def test_float32_forward_over_2_30_elements(spec):
-    # The float32 forward sees x as one sequence of vectors in chunks of at most 2**30 elements (whole
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16], ids=str)
+def test_forward_over_2_30_elements(spec, dtype):
+    # The forward sees x as one sequence of whole vectors in chunks of at most 2**30 elements (whole
     # rows: the column arithmetic of a chunk is 32-bit): more than 2**30 elements span two chunks, and
-    # rows of 1023 (no multiple of the vector width) put vectors across row ends. Every value of y is
-    # checked against the reference, in slices.
+    # rows of 1023 (no multiple of the vector width) put vectors across row ends. (bfloat16 takes the
+    # chunks with one-element vectors in test_more_than_2_31_elements.) Every value of y is checked
+    # against the reference, in slices.
     rows, cols = 2**30 // 1023 + 5, 1023
     need_free_gpu_memory(12)
-    x = 2 * torch.randn(rows, cols, device="cuda")
-    bias = torch.randn(cols, device="cuda")
+    x = (2 * torch.randn(rows, cols, device="cuda")).to(dtype)
+    bias = torch.randn(cols, device="cuda", dtype=dtype)
     assert x.numel() > 2**30
     y = spec.function(x, bias)
     for part in row_slices(rows, 65536):
-        assert_close(y[part], spec.reference(x[part].double(), bias.double()), torch.float32)
+        assert_close(y[part], spec.reference(x[part].double(), bias.double()), dtype)
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# GPU call K, one H200: the sources of this version (flat forward for float16, 128-thread row strips,
-# the few-rows backward, bias bytes in the benchmark's floor): the example's GPU suite (build, tests,
-# sanitizers, benchmark; the just-in-time rebuild time stands from call G), then the exact-erf gelu
-# project's tests and benchmark.
+# GPU call K (and M: CALL=m), one H200: the example's GPU suite (build, tests, sanitizers, benchmark;
+# the just-in-time rebuild time stands from call G), then the exact-erf gelu project's tests and
+# benchmark. Results in res_$CALL (k when unset).
 set -u
 export PYTHONUNBUFFERED=1 CC=/usr/bin/gcc CXX=/usr/bin/g++ TORCH_CUDA_ARCH_LIST=9.0a
 B=$(cd "$(dirname "$0")" && pwd)
-R=$B/res_k; mkdir -p "$R"
-nvidia-smi > "$R/nvidia_smi_h200_k.txt" 2>&1
+C=${CALL:-k}
+R=$B/res_$C; mkdir -p "$R"
+nvidia-smi > "$R/nvidia_smi_h200_$C.txt" 2>&1
 (cd "$B/gelu" && FORCE_CUDA=1 timeout 300 python3 setup.py build_ext --inplace > "$R/build_gelu.log" 2>&1; echo "build gelu exit $?") &
 (cd "$B/example" && timeout 330 python3 benchmarks/gpu_suite.py --skip-jit --out "$R/example") > "$R/example_suite.log" 2>&1
 echo "example suite exit $?"
 wait
 (cd "$B/gelu" && timeout 200 python3 benchmarks/gpu_suite.py --skip-build --skip-sanitizer --skip-jit --out "$R/activations/gelu") > "$R/suite_gelu.log" 2>&1
 echo "gelu suite exit $?"
-tar czf "$OUT/results_k.tgz" -C "$B" res_k
+tar czf "$OUT/results_$C.tgz" -C "$B" "res_$C"
 tail -n 3 "$R/example_suite.log" "$R/suite_gelu.log"
