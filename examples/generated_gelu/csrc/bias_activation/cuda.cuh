@@ -17,9 +17,9 @@
 //    vectors, one per thread, each vector's bias read at its column, as torch.compile's kernels do;
 //    every warp then reads and writes whole 32-byte sectors, where a row strip whose rows are not a
 //    multiple of 32 bytes (N = 1000 in a 2-byte type) writes 3% more sectors (ncu on an H200, lab 4).
-//    Measured there against the strips (lab 6, v0 against fix1): bfloat16, 5 to 7 points more of the
-//    copy rate at N = 1000 and 1023 for relu, sigmoid and silu, up to 15 at 4096 x 1024; float32
-//    and float16 gained most at 4096 x 1024 too;
+//    Measured there in bfloat16, which had kept the row strips (lab 6, fix1 against v0): 3 to 8
+//    points more of the copy rate at N = 1000 and 1023 for relu, sigmoid and silu, 11 to 16 more at
+//    4096 x 1024;
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
@@ -68,9 +68,9 @@ constexpr int kBackwardRowsInFlight = 4;
 // The flat forward: its block, and the largest bias for which it is used. Each vector reads its bias,
 // which is nearly free from L1 and L2 while the bias is small; a large one (a few very wide rows)
 // would be fetched again for every row. One vector a thread, as Inductor's kernels: against two
-// (lab 6, fix1 against fix), 0.5 to 2 points more of the copy rate for relu, sigmoid and silu from
-// 32768 x 1000 up, but up to 5 points less for the costlier math at N = 1023 (tanh gelu), and 2 to
-// 3 less for the exact-erf gelu in float32.
+// (lab 6, fix1 against fix), 0 to 2 points more of the copy rate for relu, sigmoid, silu and the
+// tanh gelu at N = 1000, 4096 and 8192 in every dtype; at N = 1023 in the 2-byte types up to 4.6
+// points less for all but relu; 0.9 to 2.8 less for the exact-erf gelu.
 constexpr int kFlatThreads = 128;
 constexpr int64_t kFlatMaxBiasBytes = 256 * 1024;
 // The flat kernel divides offsets by N in 32 bits: it sees x as chunks of whole rows, each of at most
