@@ -19,7 +19,8 @@
 //    multiple of 32 bytes (N = 1000 in a 2-byte type) writes 3% more sectors (ncu on an H200, lab 4).
 //    Measured there in bfloat16, which had kept the row strips (lab 6, fix1 against v0): 3 to 8
 //    points more of the copy rate at N = 1000 and 1023 for relu, sigmoid and silu, 11 to 16 more at
-//    4096 x 1024;
+//    4096 x 1024; but at 32768 x 1023 the exact-erf gelu lost 4.3 points (62.4 to 58.1) and the
+//    tanh gelu 1.5 (and in float16, flat before at two vectors a thread, 1.0 and 3.7);
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
@@ -67,10 +68,12 @@ constexpr int kForwardRowsInFlight = 2;
 constexpr int kBackwardRowsInFlight = 4;
 // The flat forward: its block, and the largest bias for which it is used. Each vector reads its bias,
 // which is nearly free from L1 and L2 while the bias is small; a large one (a few very wide rows)
-// would be fetched again for every row. One vector a thread, as Inductor's kernels: against two
-// (lab 6, fix1 against fix), 0 to 2 points more of the copy rate for relu, sigmoid, silu and the
-// tanh gelu at N = 1000, 4096 and 8192 in every dtype; at N = 1023 in the 2-byte types up to 4.6
-// points less for all but relu; 0.9 to 2.8 less for the exact-erf gelu.
+// would be fetched again for every row. One vector a thread, as Inductor's kernel does at bfloat16
+// 32768 x 1000 (128 threads, 32000 blocks: runs/lab345/lab_4_ncu.csv). Against two, from 32768 x
+// 1000 up (lab 6, fix1 against fix; the same code timed twice differs by up to 1 point): 0 to 2
+// points more of the copy rate for relu, sigmoid, silu and the tanh gelu at N = 1000, 4096 and 8192
+// in every dtype; at N = 1023 in the 2-byte types up to 4.6 points less for all but relu; 0.9 to
+// 2.8 less for the exact-erf gelu.
 constexpr int kFlatThreads = 128;
 constexpr int64_t kFlatMaxBiasBytes = 256 * 1024;
 // The flat kernel divides offsets by N in 32 bits: it sees x as chunks of whole rows, each of at most
@@ -94,25 +97,35 @@ Layout make_layout(int64_t numel, int64_t cols) {
   return {numel / width, width / kVec, cols, fold, numel % width};
 }
 
-// The bias of kVec columns, first..first + kVec - 1 of a kernel row (wrapping at N): a whole vector
-// when it can, else a scalar gather. kForward: the forward kernels' form, one 16-byte load into
-// registers, then converted by words. The flat forward reads a bias vector for every vector of x,
-// and converted straight from memory, each element had been a load instruction of its own. The
-// backward reads it once per thread and keeps the element-wise forms: with the forward's forms
-// there (lab 6, v0 against fix), the float32 exact-erf gelu backward fell from 86 to 82% of copy
-// at 32768 x 1000 and the bfloat16 silu backward from 81 to 72% at 4 x 4194304.
+// The bias of kVec columns, first..first + kVec - 1 of a kernel row (wrapping at N): whole vectors
+// when it can, else a scalar gather. kForward: the forward kernels' form, 16-byte pieces (two for a
+// float32 bias with a half x, as autocast passes) each loaded into registers, then converted by
+// words. The flat forward reads the bias for every vector of x, and converted straight from memory,
+// each element had been a load instruction of its own. The backward reads it once per thread and
+// keeps the element-wise forms (a float32 bias with a half x: the scalar gather): with the forward's
+// forms there (lab 6, v0 against fix), the float32 exact-erf gelu backward fell from 86 to 82% of
+// copy at 32768 x 1000 and the bfloat16 silu backward from 81 to 72% at 4 x 4194304.
 template <int kVec, bool kForward, typename opmath_t, typename bias_t>
 __device__ __forceinline__ void load_bias(const bias_t* __restrict__ bias, int64_t first, int64_t period,
                                           opmath_t (&b)[kVec]) {
-  if constexpr (sizeof(Vector<bias_t, kVec>) <= core::kMaxVectorBytes) {
+  if constexpr (kForward) {
+    constexpr int kPiece = std::min<int>(kVec, core::kMaxVectorBytes / sizeof(bias_t));
+    using Piece = Vector<bias_t, kPiece>;
+    if (first + kVec <= period && reinterpret_cast<std::uintptr_t>(bias + first) % sizeof(Piece) == 0) {
+#pragma unroll
+      for (int p = 0; p < kVec; p += kPiece) {
+        const Piece in = *reinterpret_cast<const Piece*>(bias + first + p);
+        opmath_t part[kPiece];
+        core::load_opmath_by_words(in, part);
+#pragma unroll
+        for (int i = 0; i < kPiece; ++i) b[p + i] = part[i];
+      }
+      return;
+    }
+  } else if constexpr (sizeof(Vector<bias_t, kVec>) <= core::kMaxVectorBytes) {
     if (first + kVec <= period &&
         reinterpret_cast<std::uintptr_t>(bias + first) % sizeof(Vector<bias_t, kVec>) == 0) {
-      if constexpr (kForward) {
-        const Vector<bias_t, kVec> in = *reinterpret_cast<const Vector<bias_t, kVec>*>(bias + first);
-        core::load_opmath_by_words(in, b);
-      } else {
-        load_opmath(*reinterpret_cast<const Vector<bias_t, kVec>*>(bias + first), b);
-      }
+      load_opmath(*reinterpret_cast<const Vector<bias_t, kVec>*>(bias + first), b);
       return;
     }
   }

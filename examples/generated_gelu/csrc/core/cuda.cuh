@@ -15,6 +15,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <type_traits>
 
@@ -38,17 +39,18 @@ __device__ __forceinline__ void load_opmath(const Vector<scalar_t, kVec>& in, op
 }
 
 // The same, bfloat16 a 32-bit word (two elements) at a time: a bfloat16 is the high half of a float,
-// so a word gives its two floats with one shift and one mask. One at a time, the compiler first
-// moved each odd element into a register of its own (PRMT), and a forward kernel took 40 registers
-// a thread instead of 32. (A backward kernel, with more registers to spare, ran slower with this
-// form in one case: see the family's kernels.)
+// so a word gives its two floats with one shift and one mask (exact, NaN included). One at a time,
+// the compiler first moved each odd element into a register of its own (PRMT). Together with the
+// forward's 16-byte bias load (bias_activation/cuda.cuh), this took the bfloat16 flat forward from 40
+// registers a thread to 32 (nvcc 13.0, sm_90a; lab 6 of the example's benchmarks/results/runs/).
 template <typename opmath_t, typename scalar_t, int kVec>
 __device__ __forceinline__ void load_opmath_by_words(const Vector<scalar_t, kVec>& in,
                                                      opmath_t (&out)[kVec]) {
   if constexpr (std::is_same_v<scalar_t, c10::BFloat16> && std::is_same_v<opmath_t, float> && kVec % 2 == 0) {
 #pragma unroll
     for (int i = 0; i < kVec; i += 2) {
-      const uint32_t word = *reinterpret_cast<const uint32_t*>(&in.v[i]);
+      uint32_t word;
+      memcpy(&word, &in.v[i], sizeof(word));
       out[i] = __uint_as_float(word << 16);
       out[i + 1] = __uint_as_float(word & 0xffff0000u);
     }

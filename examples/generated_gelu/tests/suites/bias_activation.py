@@ -398,10 +398,12 @@ def test_empty_tensors_give_empty_results(spec, device, shape):
 # multiprocessors), the shape, the dtype and the alignment of the data pointers: another GPU model
 # or alignment may round differently, within the tolerances above.
 @pytest.mark.parametrize("shape", [(4096, 96), (4099, 1023), (4, 1 << 18)], ids=str)
+@pytest.mark.parametrize("dtypes", [(torch.float32, torch.float32), (torch.bfloat16, torch.float32)], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
-def test_backward_is_deterministic(spec, device, shape):
-    x, bias = make_inputs(shape, torch.float32, device)
-    grad_out = torch.randn(shape, device=device)
+def test_backward_is_deterministic(spec, device, dtypes, shape):
+    dtype, bias_dtype = dtypes
+    x, bias = make_inputs(shape, dtype, device, bias_dtype=bias_dtype)
+    grad_out = torch.randn(shape, device=device).to(dtype)
     first = spec.backward_op(grad_out, x, bias)
     for _ in range(3):
         # Fresh copies: other buffers, the same alignment (the allocator aligns every block alike).
@@ -674,6 +676,21 @@ def test_more_than_2_31_elements(spec):
         expected_bias += terms.sum(0)
         magnitude += column_magnitude(terms)
     assert_bias_grad_close(grad_bias, expected_bias, magnitude, torch.bfloat16)
+
+
+@CUDA
+def test_forward_with_a_wide_bias_over_2_31_elements(spec):
+    # A bias over 256 KiB sends the forward to the row strips (the flat kernel would fetch it again
+    # for every row), whose row offsets are 64-bit: more than 2**31 elements of bfloat16. Every value
+    # of y is checked against the reference, in slices.
+    rows, cols = 2**31 // 131080 + 2, 131080
+    need_free_gpu_memory(12)
+    x = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16)
+    bias = torch.randn(cols, device="cuda", dtype=torch.bfloat16)
+    assert x.numel() > 2**31 and bias.numel() * bias.element_size() > 256 * 1024
+    y = spec.function(x, bias)
+    for part in row_slices(rows, 1024):
+        assert_close(y[part], spec.reference(x[part].double(), bias.double()), torch.bfloat16)
 
 
 @CUDA
