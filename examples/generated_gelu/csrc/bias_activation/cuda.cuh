@@ -447,7 +447,14 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
         constexpr int kVec = decltype(vec_c)::value;
         const Layout layout = make_layout<kVec>(x.numel(), cols);
         const int64_t unit = layout.fold * cols;  // the fewest whole rows that are whole vectors
-        if (cols * static_cast<int64_t>(sizeof(bias_t)) <= kFlatMaxBiasBytes && unit <= kFlatChunkElements) {
+        // The flat kernel gathers a bias vector that does not start on a 16-byte boundary element
+        // by element: most vectors when N is not a multiple of the vector width. With a bias wider
+        // than x (a float32 bias with a half x, as autocast passes) that is eight 4-byte loads per
+        // vector of x, and the row strips, whose threads load their bias once, were faster there
+        // (labs 7 and 8 of the example's benchmarks/results/runs/).
+        const bool gathers_wide_bias = layout.fold > 1 && sizeof(bias_t) > sizeof(scalar_t);
+        if (cols * static_cast<int64_t>(sizeof(bias_t)) <= kFlatMaxBiasBytes && unit <= kFlatChunkElements &&
+            !gathers_wide_bias) {
           const FlatLayout flat{x.numel() / kVec, kFlatChunkElements / unit * unit / kVec, cols,
                                 x.numel() % kVec,
                                 at::cuda::detail::IntDivider<uint32_t>(static_cast<uint32_t>(cols))};
