@@ -20,7 +20,8 @@
 //    Measured there in bfloat16, which had kept the row strips (lab 6, fix1 against v0): 3 to 8
 //    points more of the copy rate at N = 1000 and 1023 for relu, sigmoid and silu, 11 to 16 more at
 //    4096 x 1024; but at 32768 x 1023 the exact-erf gelu lost 4.3 points (62.4 to 58.1) and the
-//    tanh gelu 1.5 (and in float16, flat before at two vectors a thread, 1.0 and 3.7);
+//    tanh gelu 1.5 (and in float16, flat before at two vectors a thread, 1.0 and 3.7, silu 1.2 and
+//    sigmoid 0.4);
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
@@ -70,10 +71,11 @@ constexpr int kBackwardRowsInFlight = 4;
 // which is nearly free from L1 and L2 while the bias is small; a large one (a few very wide rows)
 // would be fetched again for every row. One vector a thread, as Inductor's kernel does at bfloat16
 // 32768 x 1000 (128 threads, 32000 blocks: runs/lab345/lab_4_ncu.csv). Against two, from 32768 x
-// 1000 up (lab 6, fix1 against fix; the same code timed twice differs by up to 1 point): 0 to 2
-// points more of the copy rate for relu, sigmoid, silu and the tanh gelu at N = 1000, 4096 and 8192
-// in every dtype; at N = 1023 in the 2-byte types up to 4.6 points less for all but relu; 0.9 to
-// 2.8 less for the exact-erf gelu.
+// 1000 up (lab 6, fix1 against fix): 0 to 2 points more of the copy rate for relu, sigmoid, silu
+// and the tanh gelu at N = 1000, 4096 and 8192 in every dtype; at N = 1023 in the 2-byte types up
+// to 4.6 points less for all but relu; 0.9 to 2.8 less for the exact-erf gelu. The same kernel
+// timed in two variants of lab 6 differed by up to 2.7 points: most of these differences are
+// within that spread.
 constexpr int kFlatThreads = 128;
 constexpr int64_t kFlatMaxBiasBytes = 256 * 1024;
 // The flat kernel divides offsets by N in 32 bits: it sees x as chunks of whole rows, each of at most
@@ -447,11 +449,12 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
         constexpr int kVec = decltype(vec_c)::value;
         const Layout layout = make_layout<kVec>(x.numel(), cols);
         const int64_t unit = layout.fold * cols;  // the fewest whole rows that are whole vectors
-        // The flat kernel gathers a bias vector that does not start on a 16-byte boundary element
-        // by element: most vectors when N is not a multiple of the vector width. With a bias wider
-        // than x (a float32 bias with a half x, as autocast passes) that is eight 4-byte loads per
-        // vector of x, and the row strips, whose threads load their bias once, were faster there
-        // (labs 7 and 8 of the example's benchmarks/results/runs/).
+        // The flat kernel gathers a bias piece that does not start on a 16-byte boundary element by
+        // element: most vectors when N is not a multiple of the vector width. With a bias wider than
+        // x (a float32 bias with a half x, as autocast passes) that is up to eight 4-byte loads per
+        // vector of x; the row strips, whose threads load their bias once, moved 1.5 to 4.9 points
+        // more of the copy rate at 32768 x 1023 and 16384 x 2047 (kVec = 8), though 3 to 6 fewer
+        // for silu and the tanh gelu at 4096 x 1023 (lab 8 of the example's benchmarks/results/runs/).
         const bool gathers_wide_bias = layout.fold > 1 && sizeof(bias_t) > sizeof(scalar_t);
         if (cols * static_cast<int64_t>(sizeof(bias_t)) <= kFlatMaxBiasBytes && unit <= kFlatChunkElements &&
             !gathers_wide_bias) {
