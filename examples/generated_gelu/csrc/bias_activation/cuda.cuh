@@ -64,6 +64,9 @@ constexpr int kForwardThreads = 128;
 constexpr int kBackwardThreads = 512;
 // The backward's block for a few very wide rows (see backward_cuda).
 constexpr int kFewRowsBackwardThreads = 128;
+// The most columns per thread for which the backward kernel's last strip sums the fold copies itself
+// (see fold_columns_kernel).
+constexpr int64_t kFoldInBlockSteps = 8;
 // Rows a thread loads before it uses the first.
 constexpr int kForwardRowsInFlight = 2;
 constexpr int kBackwardRowsInFlight = 4;
@@ -296,7 +299,7 @@ __global__ void __launch_bounds__(kBackwardThreads, kMinBlocks)
                     const bias_t* __restrict__ bias, scalar_t* __restrict__ grad_x,
                     bias_t* __restrict__ grad_bias, at::opmath_type<scalar_t>* __restrict__ partial,
                     at::opmath_type<scalar_t>* __restrict__ folded, unsigned int* __restrict__ counters,
-                    Layout layout) {
+                    Layout layout, bool fold_in_block) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = Vector<scalar_t, kVec>;
   extern __shared__ unsigned char smem_raw[];
@@ -403,9 +406,10 @@ __global__ void __launch_bounds__(kBackwardThreads, kMinBlocks)
       finish_column(col0 + c, total, layout.fold, grad_bias, folded);
     }
   }
-  if (layout.fold == 1) return;
+  if (layout.fold == 1 || !fold_in_block) return;
 
-  // fold > 1: the last strip to finish adds the fold copies of each column, in order.
+  // fold > 1 with a narrow bias: the last strip to finish adds the fold copies of each column, in
+  // order (a wide one: fold_columns_kernel).
   __threadfence();
   __syncthreads();
   if (tid == 0) is_last = atomicAdd(&counters[gridDim.x], 1u) == gridDim.x - 1;
@@ -417,6 +421,20 @@ __global__ void __launch_bounds__(kBackwardThreads, kMinBlocks)
     for (int64_t k = 0; k < layout.fold; ++k) total += __ldcg(&folded[c + k * layout.period]);
     grad_bias[c] = static_cast<bias_t>(total);
   }
+}
+
+// grad_bias[c] = the sum of the fold copies of column c in `folded`, in order (the order of the
+// backward kernel's in-block sum, so both give the same bits), one column a thread across the grid.
+// For a wide bias: in the backward kernel's last strip, one block's loop over 100003 columns took 96
+// to 102 us with 512 threads and 299 to 313 us with 128 (48 x 100003, lab 9).
+template <typename bias_t, typename opmath_t>
+__global__ void fold_columns_kernel(const opmath_t* __restrict__ folded, bias_t* __restrict__ grad_bias,
+                                    int64_t period, int64_t fold) {
+  const int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= period) return;
+  opmath_t total = 0;
+  for (int64_t k = 0; k < fold; ++k) total += folded[c + k * period];
+  grad_bias[c] = static_cast<bias_t>(total);
 }
 
 // The widest vector (in elements) that every pointer's alignment allows and that leaves at least
@@ -512,11 +530,22 @@ void launch_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::
     counters = reinterpret_cast<unsigned int*>(base + partial_bytes + folded_bytes);
     C10_CUDA_CHECK(cudaMemsetAsync(counters, 0, counter_bytes, stream));
   }
+  // The fold copies of each column are summed in the kernel's last strip while that takes one block a
+  // few steps; for a wider bias, by fold_columns_kernel across the grid.
+  const bool fold_in_block = layout.period <= kFoldInBlockSteps * kThreads;
+  opmath_t* folded = reinterpret_cast<opmath_t*>(base + partial_bytes);
   kernel<<<g.grid, g.block, smem, stream>>>(
       grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
       grad_x.mutable_data_ptr<scalar_t>(), grad_bias.mutable_data_ptr<bias_t>(),
-      reinterpret_cast<opmath_t*>(base), reinterpret_cast<opmath_t*>(base + partial_bytes), counters, layout);
+      reinterpret_cast<opmath_t*>(base), folded, counters, layout, fold_in_block);
   C10_CUDA_KERNEL_LAUNCH_CHECK();
+  if (layout.fold > 1 && !fold_in_block) {
+    constexpr int kFoldThreads = 256;
+    fold_columns_kernel<<<static_cast<unsigned>((layout.period + kFoldThreads - 1) / kFoldThreads),
+                          kFoldThreads, 0, stream>>>(folded, grad_bias.mutable_data_ptr<bias_t>(),
+                                                     layout.period, layout.fold);
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+  }
 }
 
 template <template <typename> class Op>
