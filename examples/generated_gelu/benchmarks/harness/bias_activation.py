@@ -56,10 +56,11 @@ DTYPES = {
 }
 DEFAULT_DTYPES = ["float32", "bfloat16", "float16"]
 # Large shapes show the bandwidth the kernels reach, also for a few very wide rows and for N not a
-# multiple of the vector width; 4096x1024 and 16x1024 show the per-call overhead.
+# multiple of the vector width (48x100003: both); 4096x1024 and 16x1024 show the per-call overhead.
 DEFAULT_SHAPES_CUDA = [
     "4x4194304",
     "32x262144",
+    "48x100003",
     "32768x1023",
     "32768x1000",
     "8192x8192",

@@ -62,8 +62,12 @@ using core::Vector;
 // bfloat16 at most shapes).
 constexpr int kForwardThreads = 128;
 constexpr int kBackwardThreads = 512;
-// The backward's block for a few very wide rows (see backward_cuda).
+// The backward's block for a few very wide rows, and how many elements make them worth it (see
+// backward_cuda): kFewRowsMinElements, or kFewRowsMinFoldedElements where N is not a multiple of the
+// vector width.
 constexpr int kFewRowsBackwardThreads = 128;
+constexpr int64_t kFewRowsMinElements = int64_t{6} << 20;
+constexpr int64_t kFewRowsMinFoldedElements = int64_t{2} << 20;
 // The most columns per thread for which the backward kernel's last strip sums the fold copies itself
 // (see fold_columns_kernel).
 constexpr int64_t kFoldInBlockSteps = 8;
@@ -571,13 +575,20 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, 
         const Layout layout = make_layout<kVec>(x.numel(), cols);
         // A few very wide rows: every thread of a kBackwardThreads block would walk its rows once
         // (one block row), so blocks are short-lived and the tail of each, its sum and exit, leaves
-        // the multiprocessor idle unless many small blocks overlap. Measured on an H200 (lab 3,
-        // variant e against v0): float16 and bfloat16, 5 to 22 points more of the copy rate in the
-        // backward at 4 x 4194304 and 32 x 262144 (bounded 128-thread blocks were faster for relu
-        // at 4 x 4194304); float32, -3 to +8.
-        const bool few_rows = make_geometry(kBackwardThreads, layout.rows, layout.col_vecs,
-                                            kBackwardRowsInFlight, std::numeric_limits<int64_t>::max())
-                                  .grid.y == 1;
+        // the multiprocessor idle unless many small blocks overlap; smaller blocks without a
+        // register bound run better there, once the tensor is large enough to pay for what they
+        // add (more block rows: a workspace, its memset and the last blocks' sums). The bounds are
+        // the H200's, backward alone, at up to 64 rows (labs 9 to 11 and lab11/choose.txt in the
+        // example's benchmarks/results/runs/): from 6 Mi elements the smaller blocks were up to
+        // 8.5 us faster (up to 1.6 us slower at a few shapes); below it, up to 5.6 us slower (up
+        // to 1.2 us faster at a few float32 shapes). With N not a multiple of the vector width both
+        // need a workspace, and the smaller blocks were 0.8 to 5.3 us faster from 2.3 million
+        // elements (24 x 100003, 33 x 70001, 48 x 100003).
+        const bool one_block_row = make_geometry(kBackwardThreads, layout.rows, layout.col_vecs,
+                                                 kBackwardRowsInFlight, std::numeric_limits<int64_t>::max())
+                                       .grid.y == 1;
+        const int64_t min_elements = layout.fold > 1 ? kFewRowsMinFoldedElements : kFewRowsMinElements;
+        const bool few_rows = one_block_row && x.numel() >= min_elements;
         if (few_rows) {
           launch_backward<Op, scalar_t, bias_t, kVec, true>(grad_out, x, bias, grad_x, grad_bias, layout,
                                                             stream);

@@ -141,9 +141,11 @@ def test_backward_matches_reference(spec, device, dtype, shape):
     assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), dtype)
 
 
-# Shapes that choose other block shapes and grids on CUDA: a few very wide rows, odd N with many
-# rows (partial sums across blocks, then the folded columns), tall and narrow.
-LARGE_SHAPES = [(4, 1 << 20), (33, 70001), (4099, 1023), (5000, 1022), (20000, 3)]
+# Shapes that choose other block shapes and grids on CUDA: a few very wide rows (6 Mi elements: the
+# backward's few-rows blocks), odd N over a few rows (the same, with the folded columns summed by a
+# second kernel), odd N with many rows (partial sums across blocks, then the folded columns), tall
+# and narrow.
+LARGE_SHAPES = [(3, 1 << 21), (33, 70001), (4099, 1023), (5000, 1022), (20000, 3)]
 # (dtype of x, dtype of bias): a float32 bias with a half x is what autocast passes.
 DTYPE_PAIRS = [
     (torch.float32, torch.float32),
