@@ -1,7 +1,9 @@
 """examples/generated_gelu is exactly what the template renders with the example's answers."""
 
 import shutil
+import subprocess
 
+import pytest
 import yaml
 
 from scaffold import render
@@ -43,3 +45,12 @@ def test_rendering_the_example_keeps_its_recorded_results(tmp_path):
     (example / "setup.py").write_text("# drifted\n")
     render.render_example(example)
     assert recorded.is_file() and render.example_differences(example) == []
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
+def test_example_as_committed_passes_its_own_ruff_steps():
+    # The example's CI lints the whole folder, the Python files of its recorded GPU runs included,
+    # which no rendering produces and test_renderings therefore never sees.
+    for command in (["ruff", "check", "."], ["ruff", "format", "--check", "--diff", "."]):
+        result = subprocess.run(command, cwd=render.EXAMPLE_DIR, capture_output=True, text=True)
+        assert result.returncode == 0, f"{' '.join(command)}:\n{result.stdout}{result.stderr}"

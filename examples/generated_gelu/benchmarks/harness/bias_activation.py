@@ -488,7 +488,9 @@ def main(op_name: str, argv: Sequence[str] | None = None) -> None:
 # Shapes for compute-sanitizer: the vectorized path (N a multiple of 16 bytes), each narrower
 # vector width, N not a multiple of the vector width (rows processed several at a time, and rows
 # left over), the one-element path (N = 1, a misaligned view), rows left after the unrolled loop, a
-# backward with many blocks per column strip, and a few very wide rows.
+# backward with many blocks per column strip, and a few very wide rows (the backward's few-rows
+# blocks, from kFewRowsMinElements). Folded columns summed by fold_columns_kernel: (3, 70001) and
+# (520, 4097) on the 512-thread blocks, (136, 16001) on the few-rows blocks.
 SANITIZER_SHAPES = [
     (257, 1024),
     (33, 1000),
@@ -499,6 +501,9 @@ SANITIZER_SHAPES = [
     (1, 4096),
     (20, 1023),
     (3, 70001),
+    (520, 4097),
+    (136, 16001),
+    (4, 1 << 21),
 ]
 
 

@@ -25,10 +25,11 @@
 //  - backward: launch a grid that fills the device once, each block walking its rows with a stride
 //    and summing grad_bias in fp32 registers and shared memory, so that there are few partial rows;
 //    the last block of each column strip to finish adds the partial rows in a fixed order (with a
-//    single block row, the block writes its sums directly). One launch, no atomics on the data. For
+//    single block row, the block writes its sums directly). One launch, or two where a wide bias's
+//    folded columns are summed across the grid (fold_columns_kernel); no atomics on the data. For
 //    a few very wide rows, smaller blocks without a register bound (see backward_cuda).
-// The labs cited below are in benchmarks/results/runs/lab/ (labs 1 and 2) and runs/lab345/ (labs 3
-// to 5) and runs/lab6/ (lab 6) of the example this template renders.
+// The labs cited below are in benchmarks/results/runs/ of the example this template renders: lab/
+// (labs 1 and 2), lab345/ (labs 3 to 5), lab6/, lab78/ (labs 7 and 8), lab9/, lab10/ and lab11/.
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -429,8 +430,9 @@ __global__ void __launch_bounds__(kBackwardThreads, kMinBlocks)
 
 // grad_bias[c] = the sum of the fold copies of column c in `folded`, in order (the order of the
 // backward kernel's in-block sum, so both give the same bits), one column a thread across the grid.
-// For a wide bias: in the backward kernel's last strip, one block's loop over 100003 columns took 96
-// to 102 us with 512 threads and 299 to 313 us with 128 (48 x 100003, lab 9).
+// For a wide bias, where the backward kernel's last strip summed them in one block, the backward at
+// 48 x 100003 took 96 to 102 us in 512-thread blocks and 299 to 313 us in 128-thread blocks (lab 9);
+// with this kernel, 17 to 22 us (lab 10).
 template <typename bias_t, typename opmath_t>
 __global__ void fold_columns_kernel(const opmath_t* __restrict__ folded, bias_t* __restrict__ grad_bias,
                                     int64_t period, int64_t fold) {
@@ -504,8 +506,9 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& bias_in) {
   return y;
 }
 
-// Launches the backward kernel over x seen as `layout`: blocks of kBackwardThreads threads, or for a
-// few very wide rows (kFewRows) kFewRowsBackwardThreads threads and no minimum of blocks.
+// Launches the backward kernel over x seen as `layout` (blocks of kBackwardThreads threads, or for a
+// few very wide rows (kFewRows) kFewRowsBackwardThreads threads and no minimum of blocks), then, for
+// a wide bias at N not a multiple of the vector width, fold_columns_kernel.
 template <template <typename> class Op, typename scalar_t, typename bias_t, int kVec, bool kFewRows>
 void launch_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::Tensor& bias,
                      at::Tensor& grad_x, at::Tensor& grad_bias, const Layout& layout, cudaStream_t stream) {
@@ -517,26 +520,30 @@ void launch_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::
   const int blocks_per_sm = core::max_blocks_per_sm(kernel, kThreads, smem, blocks_per_sm_cache.data());
   const Geometry g = make_geometry(kThreads, layout.rows, layout.col_vecs, kBackwardRowsInFlight,
                                    static_cast<int64_t>(core::multiprocessor_count()) * blocks_per_sm);
+  // The fold copies of each column are summed in the kernel's last strip while that takes one block a
+  // few steps; for a wider bias, by fold_columns_kernel across the grid.
+  const bool fold_in_block = layout.period <= kFoldInBlockSteps * kThreads;
   // One scratch buffer: the partial rows (several block rows only), the folded columns (fold > 1
-  // only) and the counters, which alone need zeros. A single block row with no folding needs none
-  // of them: no allocation, no memset (small tensors pay for each call).
+  // only) and the counters that pick the last blocks (several block rows, or folded columns summed
+  // in the kernel), which alone need zeros. A single block row with no folding needs none of them:
+  // no allocation, no memset (small tensors pay for each call).
   const int64_t kernel_cols = layout.col_vecs * kVec;
   const int64_t partial_bytes =
       g.grid.y > 1 ? static_cast<int64_t>(g.grid.y) * kernel_cols * sizeof(opmath_t) : 0;
   const int64_t folded_bytes = layout.fold > 1 ? kernel_cols * static_cast<int64_t>(sizeof(opmath_t)) : 0;
+  const bool counted = g.grid.y > 1 || (layout.fold > 1 && fold_in_block);
+  const int64_t counter_bytes = counted ? (static_cast<int64_t>(g.grid.x) + 1) * sizeof(unsigned int) : 0;
   at::Tensor workspace;
   uint8_t* base = nullptr;
   unsigned int* counters = nullptr;
-  if (partial_bytes + folded_bytes > 0) {
-    const int64_t counter_bytes = (static_cast<int64_t>(g.grid.x) + 1) * sizeof(unsigned int);
+  if (partial_bytes + folded_bytes + counter_bytes > 0) {
     workspace = at::empty({partial_bytes + folded_bytes + counter_bytes}, x.options().dtype(at::kByte));
     base = workspace.mutable_data_ptr<uint8_t>();
+  }
+  if (counted) {
     counters = reinterpret_cast<unsigned int*>(base + partial_bytes + folded_bytes);
     C10_CUDA_CHECK(cudaMemsetAsync(counters, 0, counter_bytes, stream));
   }
-  // The fold copies of each column are summed in the kernel's last strip while that takes one block a
-  // few steps; for a wider bias, by fold_columns_kernel across the grid.
-  const bool fold_in_block = layout.period <= kFoldInBlockSteps * kThreads;
   opmath_t* folded = reinterpret_cast<opmath_t*>(base + partial_bytes);
   kernel<<<g.grid, g.block, smem, stream>>>(
       grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
@@ -577,13 +584,15 @@ std::tuple<at::Tensor, at::Tensor> backward_cuda(const at::Tensor& grad_out_in, 
         // (one block row), so blocks are short-lived and the tail of each, its sum and exit, leaves
         // the multiprocessor idle unless many small blocks overlap; smaller blocks without a
         // register bound run better there, once the tensor is large enough to pay for what they
-        // add (more block rows: a workspace, its memset and the last blocks' sums). The bounds are
-        // the H200's, backward alone, at up to 64 rows (labs 9 to 11 and lab11/choose.txt in the
-        // example's benchmarks/results/runs/): from 6 Mi elements the smaller blocks were up to
-        // 8.5 us faster (up to 1.6 us slower at a few shapes); below it, up to 5.6 us slower (up
-        // to 1.2 us faster at a few float32 shapes). With N not a multiple of the vector width both
-        // need a workspace, and the smaller blocks were 0.8 to 5.3 us faster from 2.3 million
-        // elements (24 x 100003, 33 x 70001, 48 x 100003).
+        // add (more block rows: a workspace, its memset and the last blocks' sums). The bounds were
+        // chosen from an H200's times of the backward alone at 25 shapes of up to 64 rows (labs 9
+        // to 11, lab11/choose.txt, in the example's benchmarks/results/runs/): from 6 Mi elements
+        // the smaller blocks were up to 8.5 us faster (up to 1.6 us slower at a few shapes; two
+        // timings of one kernel differed by up to 1.4 us); below it, up to 5.6 us slower (up to
+        // 1.2 us faster at a few float32 shapes). With N not a multiple of the vector width both
+        // need a workspace, and the smaller blocks were 0.8 to 5.3 us faster at the three such
+        // shapes measured, of 2.3 to 4.8 million elements (33 x 70001, 24 x 100003, 48 x 100003);
+        // their bound, 2 Mi, lies a little below them, where nothing was measured.
         const bool one_block_row = make_geometry(kBackwardThreads, layout.rows, layout.col_vecs,
                                                  kBackwardRowsInFlight, std::numeric_limits<int64_t>::max())
                                        .grid.y == 1;

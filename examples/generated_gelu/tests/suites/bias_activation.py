@@ -141,11 +141,12 @@ def test_backward_matches_reference(spec, device, dtype, shape):
     assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), dtype)
 
 
-# Shapes that choose other block shapes and grids on CUDA: a few very wide rows (6 Mi elements: the
-# backward's few-rows blocks), odd N over a few rows (the same, with the folded columns summed by a
-# second kernel), odd N with many rows (partial sums across blocks, then the folded columns), tall
-# and narrow.
-LARGE_SHAPES = [(3, 1 << 21), (33, 70001), (4099, 1023), (5000, 1022), (20000, 3)]
+# Shapes that choose other block shapes and grids on CUDA (csrc/bias_activation/cuda.cuh): in the
+# backward, a few very wide rows (8 Mi elements, above kFewRowsMinElements: the few-rows blocks); odd
+# N over a few rows (the few-rows blocks, then fold_columns_kernel: one block row, and at 136 x
+# 16001 several); odd N with many rows (partial sums across blocks, then the folded columns: summed
+# in the kernel, and at 520 x 4097 by fold_columns_kernel); tall and narrow.
+LARGE_SHAPES = [(4, 1 << 21), (33, 70001), (136, 16001), (4099, 1023), (520, 4097), (5000, 1022), (20000, 3)]
 # (dtype of x, dtype of bias): a float32 bias with a half x is what autocast passes.
 DTYPE_PAIRS = [
     (torch.float32, torch.float32),
@@ -164,7 +165,11 @@ def test_large_and_odd_shapes(spec, device, dtypes, shape):
 
 
 # The other (x, bias) dtype pairs, each its own instantiation of the CUDA kernels: on CUDA only.
-MORE_CUDA_DTYPE_PAIRS = [(torch.float16, torch.float16), (torch.bfloat16, torch.float32)]
+MORE_CUDA_DTYPE_PAIRS = [
+    (torch.float16, torch.float16),
+    (torch.bfloat16, torch.float32),
+    (torch.float64, torch.float64),
+]
 
 
 @CUDA
@@ -399,7 +404,9 @@ def test_empty_tensors_give_empty_results(spec, device, shape):
 # which grad_bias adds its terms follows the grid, which follows the GPU model (its number of
 # multiprocessors), the shape, the dtype and the alignment of the data pointers: another GPU model
 # or alignment may round differently, within the tolerances above.
-@pytest.mark.parametrize("shape", [(4096, 96), (4099, 1023), (4, 1 << 18)], ids=str)
+# The shapes: partial rows across blocks; the same with folded columns; on CUDA the few-rows blocks
+# with folded columns summed by fold_columns_kernel, and without folding.
+@pytest.mark.parametrize("shape", [(4096, 96), (4099, 1023), (136, 16001), (4, 1 << 21)], ids=str)
 @pytest.mark.parametrize("dtypes", [(torch.float32, torch.float32), (torch.bfloat16, torch.float32)], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
 def test_backward_is_deterministic(spec, device, dtypes, shape):

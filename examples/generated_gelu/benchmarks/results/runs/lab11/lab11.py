@@ -10,10 +10,9 @@ import math
 import os
 from multiprocessing import Pool
 
-import torch
-
 import lab
 import lab4
+import torch
 
 lab.VARIANTS = {"crit": dict(LAB_FEW=0), "few": dict(LAB_FEW=1), "nofew": dict(LAB_FEW=2)}
 SHAPES = [
@@ -40,6 +39,8 @@ SHAPES = [
 def build(name):
     os.environ["LAB_CSRC"] = "csrc11"
     return lab.build(name)
+
+
 OPS = ("relu", "silu", "tanh")
 
 
@@ -64,7 +65,9 @@ def main():
                 refs = (want_gx, want_gx.sum(0))
                 tol = 1e-4 if dtype == torch.float32 else 2e-2
                 for name, o in ops.items():
-                    for what, t, ref in zip(("grad_x", "grad_bias"), getattr(o, f"{op}_bwd")(g, x, b), refs, strict=True):
+                    for what, t, ref in zip(
+                        ("grad_x", "grad_bias"), getattr(o, f"{op}_bwd")(g, x, b), refs, strict=True
+                    ):
                         err = ((t.double() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
                         if not err <= tol:
                             bad += 1
@@ -98,7 +101,10 @@ def main():
                 for name in ops:
                     bw = getattr(ops[name], f"{op}_bwd")
                     line[f"{op}/{name}"] = lab4.graph_ms(lambda s: bw(s["g"], s["x"], s["b"]), sets)
-                msg += f"\n  {op:8s}" + " ".join(f"{n}: {line[f'{op}/{n}'] * 1e3:6.1f}us {150 * cpg / line[f'{op}/{n}']:5.1f}%" for n in ops)
+                msg += f"\n  {op:8s}" + " ".join(
+                    f"{n}: {line[f'{op}/{n}'] * 1e3:6.1f}us {150 * cpg / line[f'{op}/{n}']:5.1f}%"
+                    for n in ops
+                )
             print(msg, flush=True)
             rows.append(line)
             del sets
