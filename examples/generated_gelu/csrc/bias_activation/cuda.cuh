@@ -520,30 +520,28 @@ void launch_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::
   const int blocks_per_sm = core::max_blocks_per_sm(kernel, kThreads, smem, blocks_per_sm_cache.data());
   const Geometry g = make_geometry(kThreads, layout.rows, layout.col_vecs, kBackwardRowsInFlight,
                                    static_cast<int64_t>(core::multiprocessor_count()) * blocks_per_sm);
-  // The fold copies of each column are summed in the kernel's last strip while that takes one block a
-  // few steps; for a wider bias, by fold_columns_kernel across the grid.
-  const bool fold_in_block = layout.period <= kFoldInBlockSteps * kThreads;
   // One scratch buffer: the partial rows (several block rows only), the folded columns (fold > 1
-  // only) and the counters that pick the last blocks (several block rows, or folded columns summed
-  // in the kernel), which alone need zeros. A single block row with no folding needs none of them:
-  // no allocation, no memset (small tensors pay for each call).
+  // only) and the counters, which alone need zeros. A single block row with no folding needs none
+  // of them: no allocation, no memset (small tensors pay for each call). (With folded columns summed
+  // by fold_columns_kernel and one block row, nothing reads the counters: their memset could go,
+  // once a GPU run has measured that.)
   const int64_t kernel_cols = layout.col_vecs * kVec;
   const int64_t partial_bytes =
       g.grid.y > 1 ? static_cast<int64_t>(g.grid.y) * kernel_cols * sizeof(opmath_t) : 0;
   const int64_t folded_bytes = layout.fold > 1 ? kernel_cols * static_cast<int64_t>(sizeof(opmath_t)) : 0;
-  const bool counted = g.grid.y > 1 || (layout.fold > 1 && fold_in_block);
-  const int64_t counter_bytes = counted ? (static_cast<int64_t>(g.grid.x) + 1) * sizeof(unsigned int) : 0;
   at::Tensor workspace;
   uint8_t* base = nullptr;
   unsigned int* counters = nullptr;
-  if (partial_bytes + folded_bytes + counter_bytes > 0) {
+  if (partial_bytes + folded_bytes > 0) {
+    const int64_t counter_bytes = (static_cast<int64_t>(g.grid.x) + 1) * sizeof(unsigned int);
     workspace = at::empty({partial_bytes + folded_bytes + counter_bytes}, x.options().dtype(at::kByte));
     base = workspace.mutable_data_ptr<uint8_t>();
-  }
-  if (counted) {
     counters = reinterpret_cast<unsigned int*>(base + partial_bytes + folded_bytes);
     C10_CUDA_CHECK(cudaMemsetAsync(counters, 0, counter_bytes, stream));
   }
+  // The fold copies of each column are summed in the kernel's last strip while that takes one block a
+  // few steps; for a wider bias, by fold_columns_kernel across the grid.
+  const bool fold_in_block = layout.period <= kFoldInBlockSteps * kThreads;
   opmath_t* folded = reinterpret_cast<opmath_t*>(base + partial_bytes);
   kernel<<<g.grid, g.block, smem, stream>>>(
       grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(), bias.const_data_ptr<bias_t>(),
