@@ -109,6 +109,9 @@ def generated(template_repo, tmp_path) -> Path:
     return destination
 
 
+# An operator's benchmark entry points, rendered for the bias + activation family only.
+BENCH_TEMPLATE = "benchmarks/{% if family == 'bias_activation' %}bench_{{op_name}}.py{% endif %}.jinja"
+SANITIZE_TEMPLATE = "benchmarks/{% if family == 'bias_activation' %}sanitize_{{op_name}}.py{% endif %}.jinja"
 GRAIN = "constexpr int64_t kGrainElements = 32768;"
 OWNER_GRAIN = "constexpr int64_t kGrainElements = 65536;  // owner: larger tasks"
 TEMPLATE_GRAIN = "constexpr int64_t kGrainElements = 16384;  // v0.2.0"
@@ -158,8 +161,8 @@ def test_deleted_and_renamed_files_are_left_alone(template_repo, generated):
     git(generated, "rm", "-q", "benchmarks/sanitize_my_op.py")
     git(generated, "mv", "benchmarks/bench_my_op.py", "benchmarks/benchmark_my_op.py")
     commit_all(generated, "owner deletes one generated file and renames another")
-    edit(template_repo.file("benchmarks/sanitize_{{op_name}}.py.jinja"), '"""compute', '"""v0.2.0: compute')
-    edit(template_repo.file("benchmarks/bench_{{op_name}}.py.jinja"), '"""Benchmark', '"""v0.2.0: Benchmark')
+    edit(template_repo.file(SANITIZE_TEMPLATE), '"""compute', '"""v0.2.0: compute')
+    edit(template_repo.file(BENCH_TEMPLATE), '"""Benchmark', '"""v0.2.0: Benchmark')
     template_repo.release("v0.2.0")
 
     template_repo.update(generated)
@@ -339,7 +342,7 @@ def test_a_second_operator_is_added_built_and_updated_on_its_own(template_repo, 
 
     # A template change to an operator's files reaches only the operator that is updated. An added
     # operator is updated after the project (its files need the project-level files of their version).
-    edit(template_repo.file("benchmarks/bench_{{op_name}}.py.jinja"), '"""Benchmark', '"""v0.2.0: Benchmark')
+    edit(template_repo.file(BENCH_TEMPLATE), '"""Benchmark', '"""v0.2.0: Benchmark')
     template_repo.release("v0.2.0")
     git(generated, "clean", "-fdqX")  # build outputs are ignored; copier wants a clean tree anyway
     with pytest.raises(ValueError, match="is at the template's version v0.1.0 .* update the project first"):

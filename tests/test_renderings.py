@@ -105,8 +105,14 @@ LONG_NAMES = {  # the longest names copier.yml accepts: 32 characters
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
 @pytest.mark.parametrize(
     "answers",
-    [{}, {"activation": "sigmoid"}, {"activation": "relu", **LONG_NAMES}],
-    ids=["defaults", "sigmoid", "long"],
+    [
+        {},
+        {"activation": "sigmoid"},
+        {"activation": "relu", **LONG_NAMES},
+        {"family": "row_norm", "zero_centered_weight": True},
+        {"family": "row_norm", "norm": "layer_norm", **LONG_NAMES},
+    ],
+    ids=["defaults", "sigmoid", "long", "gemma_rms_norm", "layer_norm_long"],
 )
 def test_rendered_python_passes_ruff(render_project, answers):
     project = render_project(**answers)

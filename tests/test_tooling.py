@@ -23,8 +23,13 @@ LONG_NAMES = {  # the longest names copier.yml accepts: 32 characters
 SHORT_NAMES = {"package_name": "pk", "namespace": "ns", "op_name": "op"}
 # Every activation (the header differs for each), and names long and short: where a line breaks
 # must not depend on the length of the names.
-RENDERINGS = [{"activation": activation} for activation in ACTIVATIONS] + [LONG_NAMES, SHORT_NAMES]
-RENDERING_IDS = ACTIVATIONS + ["long", "short"]
+NORMS = [
+    {"family": "row_norm"},
+    {"family": "row_norm", "zero_centered_weight": True},
+    {"family": "row_norm", "norm": "layer_norm", **LONG_NAMES},
+]
+RENDERINGS = [{"activation": activation} for activation in ACTIVATIONS] + [LONG_NAMES, SHORT_NAMES] + NORMS
+RENDERING_IDS = ACTIVATIONS + ["long", "short", "rms_norm", "gemma_rms_norm", "layer_norm_long"]
 CSRC_SUFFIXES = {".h", ".cpp", ".cu", ".cuh"}
 
 

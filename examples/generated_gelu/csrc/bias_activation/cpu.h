@@ -56,33 +56,6 @@ struct Tiles {
   int64_t grain() const { return std::max<int64_t>(1, kGrainElements / width); }
 };
 
-// How a row's elements are read and written: in steps of kStep elements, as kParts vectors of
-// opmath_t (float for float16 and bfloat16, which load two float vectors' worth at once).
-template <typename scalar_t>
-struct Lanes {
-  using opmath_t = at::opmath_type<scalar_t>;
-  using V = at::vec::Vectorized<opmath_t>;
-  static constexpr bool kConverted = !std::is_same_v<scalar_t, opmath_t>;
-  static constexpr int64_t kStep = kConverted ? 2 * V::size() : V::size();
-
-  // Loads `count` elements (at most kStep) as two vectors; the second is unused without conversion.
-  static void load(const scalar_t* data, int64_t count, V& a, V& b) {
-    if constexpr (kConverted) {
-      std::tie(a, b) = at::vec::convert_to_float<scalar_t>(at::vec::Vectorized<scalar_t>::loadu(data, count));
-    } else {
-      a = V::loadu(data, count);
-    }
-  }
-
-  static void store(scalar_t* data, int64_t count, const V& a, const V& b) {
-    if constexpr (kConverted) {
-      at::vec::convert_from_float<scalar_t>(a, b).store(data, count);
-    } else {
-      a.store(data, count);
-    }
-  }
-};
-
 // bias as opmath_t: the caller's memory where it already is, else converted once into `storage`.
 template <typename opmath_t, typename param_t>
 const opmath_t* bias_as_opmath(const at::Tensor& bias, at::Tensor& storage) {
@@ -96,7 +69,7 @@ const opmath_t* bias_as_opmath(const at::Tensor& bias, at::Tensor& storage) {
 
 template <template <typename> class Op, typename scalar_t, typename param_t>
 void forward_loop(const at::Tensor& x_t, const at::Tensor& bias_t, const at::Tensor& y_t) {
-  using L = Lanes<scalar_t>;
+  using L = core::Lanes<scalar_t>;
   using V = typename L::V;
   using opmath_t = typename L::opmath_t;
   const int64_t cols = x_t.size(-1);
@@ -128,7 +101,7 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& bias_t, const at::Ten
 template <template <typename> class Op, typename scalar_t, typename param_t>
 void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& x_t, const at::Tensor& bias_t,
                    const at::Tensor& grad_x_t, const at::Tensor& grad_bias_t) {
-  using L = Lanes<scalar_t>;
+  using L = core::Lanes<scalar_t>;
   using V = typename L::V;
   using opmath_t = typename L::opmath_t;
   const int64_t cols = x_t.size(-1);

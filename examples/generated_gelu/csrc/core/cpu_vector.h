@@ -3,8 +3,13 @@
 // extension is compiled for: AVX2 where the build machine has it (build_config.py).
 #pragma once
 
+#include <ATen/OpMathType.h>
 #include <ATen/cpu/vec/functional.h>
 #include <ATen/cpu/vec/vec.h>
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
 
 #include "core/math.h"
 
@@ -21,6 +26,33 @@ struct Math<at::vec::Vectorized<T>> {
     return V::blendv(v, zero, v < zero);  // NaN compares false: kept
   }
   static V step(const V& v) { return (v > V(T(0))) & V(T(1)); }
+};
+
+// How a row's elements are read and written: in steps of kStep elements, as kParts vectors of
+// opmath_t (float for float16 and bfloat16, which load two float vectors' worth at once).
+template <typename scalar_t>
+struct Lanes {
+  using opmath_t = at::opmath_type<scalar_t>;
+  using V = at::vec::Vectorized<opmath_t>;
+  static constexpr bool kConverted = !std::is_same_v<scalar_t, opmath_t>;
+  static constexpr int64_t kStep = kConverted ? 2 * V::size() : V::size();
+
+  // Loads `count` elements (at most kStep) as two vectors; the second is unused without conversion.
+  static void load(const scalar_t* data, int64_t count, V& a, V& b) {
+    if constexpr (kConverted) {
+      std::tie(a, b) = at::vec::convert_to_float<scalar_t>(at::vec::Vectorized<scalar_t>::loadu(data, count));
+    } else {
+      a = V::loadu(data, count);
+    }
+  }
+
+  static void store(scalar_t* data, int64_t count, const V& a, const V& b) {
+    if constexpr (kConverted) {
+      at::vec::convert_from_float<scalar_t>(a, b).store(data, count);
+    } else {
+      a.store(data, count);
+    }
+  }
 };
 
 }  // namespace generated_gelu::core

@@ -1,0 +1,90 @@
+"""The row normalization family: its questions, its renderings, and a project that holds an operator
+of each family (built, tested on the CPU, updated)."""
+
+from __future__ import annotations
+
+import py_compile
+import re
+
+import pytest
+import yaml
+from test_lifecycle import GIT_IDENTITY, TemplateRepo, commit_all, edit, git
+
+from scaffold import project
+
+LEFTOVER_JINJA = re.compile(r"\{\{|\{%|\{#")
+NORM_ANSWERS = [
+    {"family": "row_norm"},
+    {"family": "row_norm", "zero_centered_weight": True},
+    {"family": "row_norm", "norm": "layer_norm"},
+]
+NORM_IDS = ["rms_norm", "gemma_rms_norm", "layer_norm"]
+
+
+@pytest.fixture(autouse=True)
+def _git_identity(monkeypatch):
+    for key, value in GIT_IDENTITY.items():
+        monkeypatch.setenv(key, value)
+
+
+@pytest.mark.parametrize("answers", NORM_ANSWERS, ids=NORM_IDS)
+def test_each_norm_renders_its_operator(render_project, answers):
+    rendered = render_project(**answers)
+    op_name = yaml.safe_load((rendered / ".copier-answers.yml").read_text())["op_name"]
+    assert op_name == dict(zip(map(str, NORM_ANSWERS), NORM_IDS, strict=True))[str(answers)]
+    for path in (p for p in rendered.rglob("*") if p.is_file()):
+        relative = path.relative_to(rendered).as_posix()
+        assert not LEFTOVER_JINJA.search(relative) and not LEFTOVER_JINJA.search(path.read_text()), relative
+        if path.suffix == ".py":
+            py_compile.compile(str(path), doraise=True, cfile=str(path) + ".check")
+            path.with_name(path.name + ".check").unlink()
+    package = "fused_bias_activation"
+    operator_files = (f"csrc/{op_name}.h", f"csrc/{op_name}.cpp", f"src/{package}/ops/{op_name}.py")
+    for expected in (*operator_files, f"tests/test_{op_name}.py"):
+        assert (rendered / expected).is_file(), expected
+    # Not written yet for this family (issue 11): its CUDA kernels, benchmark and sanitizer workload.
+    for absent in (f"csrc/{op_name}_cuda.cu", f"benchmarks/bench_{op_name}.py", f"benchmarks/sanitize_{op_name}.py"):
+        assert not (rendered / absent).exists(), absent
+    header = (rendered / f"csrc/{op_name}.h").read_text()
+    layer_norm = answers.get("norm") == "layer_norm"
+    assert f"kCentered = {'true' if layer_norm else 'false'};" in header
+    assert f"kWeightOffset = {'1' if answers.get('zero_centered_weight') else '0'};" in header
+    assert f"ROW_NORM_OPERATOR({package}," in (rendered / f"csrc/{op_name}.cpp").read_text()
+
+
+def test_a_zero_centred_weight_is_refused_for_layer_norm(render_project):
+    with pytest.raises(ValueError, match="zero_centered_weight applies to the RMSNorm"):
+        render_project(family="row_norm", norm="layer_norm", zero_centered_weight=True)
+
+
+def test_a_project_with_an_operator_of_each_family_builds_passes_and_updates(tmp_path):
+    (tmp_path / "template-repo").mkdir()
+    template_repo = TemplateRepo(tmp_path / "template-repo")
+    generated = template_repo.copy(tmp_path / "project", {"op_name": "my_op"}, vcs_ref="v0.1.0")
+    git(generated, "init", "-q")
+    commit_all(generated, "generated")
+    template_repo.copy(
+        generated,
+        {"op_name": "my_norm", "family": "row_norm", "norm": "layer_norm"},
+        answers_file=".copier-answers.my_norm.yml",
+        vcs_ref="v0.1.0",
+    )
+    answers = yaml.safe_load((generated / ".copier-answers.my_norm.yml").read_text())
+    assert answers["family"] == "row_norm" and answers["norm"] == "layer_norm"
+    assert "ROW_NORM_OPERATOR(fused_bias_activation, MyNorm)" in (generated / "csrc/my_norm.cpp").read_text()
+    commit_all(generated, "add the my_norm operator")
+    project.build(generated)
+    project.run_tests(generated, ["-k", "cpu and not compile"])
+
+    # A later release changes the row normalization family's CPU loops: the project takes it with
+    # copier update, the operator's own files stay as they were.
+    grain = "constexpr int64_t kGrainElements = 32768;"
+    edit(template_repo.file("csrc/row_norm/cpu.h.jinja"), grain, grain.replace("32768", "16384") + "  // v0.2.0")
+    template_repo.release("v0.2.0")
+    git(generated, "clean", "-fdqX")  # build outputs are ignored; copier wants a clean tree anyway
+    template_repo.update(generated)
+    commit_all(generated, "update to v0.2.0")
+    template_repo.update(generated, answers_file=".copier-answers.my_norm.yml")
+    assert "kGrainElements = 16384;  // v0.2.0" in (generated / "csrc/row_norm/cpu.h").read_text()
+    assert yaml.safe_load((generated / ".copier-answers.my_norm.yml").read_text())["_commit"] == "v0.2.0"
+    assert "conflict" not in git(generated, "status", "--porcelain")
