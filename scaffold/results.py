@@ -264,19 +264,26 @@ def activation_csrc(activation: str, vcs_ref: str | None = None) -> dict[str, by
         return _csrc_files(project / "csrc")
 
 
+# How many of the latest commits that changed the example's csrc/ an activation's run is looked up in.
+_ACTIVATION_COMMITS_SEARCHED = 8
+
+
 def _measured_current_code(activation: str, environment: dict) -> bool:
     """Whether an activation's run measured the code the template renders now for it: the same
-    sources, or sources of the commit the example's main run measured that differ only in comments."""
+    sources, or the sources of one of the latest commits that changed csrc/ (rendered for that
+    activation) that differ from them only in comments."""
     recorded = environment.get("sources_sha256")
     now = activation_csrc(activation)
     if recorded == _digest(now):
         return True
-    example = _load(RESULTS_DIR / "gpu_suite.json")["environment"].get("sources_sha256")
-    commit = measured_commit(example) if example else None
-    if commit is None:
+    if recorded is None or not (render.TEMPLATE_ROOT / ".git").exists():
         return False
-    then = activation_csrc(activation, commit)
-    return recorded == _digest(then) and _code(then) == _code(now)
+    commits = _git("log", "--format=%H", "--", _EXAMPLE_CSRC).decode().split()
+    for commit in commits[:_ACTIVATION_COMMITS_SEARCHED]:
+        then = activation_csrc(activation, commit)
+        if _digest(then) == recorded:
+            return _code(then) == _code(now)
+    return False
 
 
 def _latest_tests(folder: Path, suite: dict) -> str:
