@@ -40,11 +40,12 @@ def test_each_norm_renders_its_operator(render_project, answers):
             path.with_name(path.name + ".check").unlink()
     package = "fused_bias_activation"
     operator_files = (f"csrc/{op_name}.h", f"csrc/{op_name}.cpp", f"src/{package}/ops/{op_name}.py")
-    for expected in (*operator_files, f"tests/test_{op_name}.py"):
+    for expected in (*operator_files, f"csrc/{op_name}_cuda.cu", f"tests/test_{op_name}.py"):
         assert (rendered / expected).is_file(), expected
-    # Not written yet for this family (issue 11): its CUDA kernels, benchmark and sanitizer workload.
-    for absent in (f"csrc/{op_name}_cuda.cu", f"benchmarks/bench_{op_name}.py", f"benchmarks/sanitize_{op_name}.py"):
+    # Not written yet for this family (issue 11): its benchmark and sanitizer workload.
+    for absent in (f"benchmarks/bench_{op_name}.py", f"benchmarks/sanitize_{op_name}.py"):
         assert not (rendered / absent).exists(), absent
+    assert f"ROW_NORM_CUDA_KERNELS({package}," in (rendered / f"csrc/{op_name}_cuda.cu").read_text()
     header = (rendered / f"csrc/{op_name}.h").read_text()
     layer_norm = answers.get("norm") == "layer_norm"
     assert f"kCentered = {'true' if layer_norm else 'false'};" in header
