@@ -118,7 +118,7 @@ def main():
                 rows.append(line)
                 del sets
                 torch.cuda.empty_cache()
-    with open(os.path.join(os.environ.get("OUT", "/tmp"), "lab_rn2.json"), "w") as f:
+    with open(os.path.join(os.environ.get("OUT", "/tmp"), "lab_rn3.json"), "w") as f:
         json.dump(rows, f, indent=1)
 
 
