@@ -221,11 +221,14 @@ def activations_table(results: Path = RESULTS_DIR) -> str:
         "slowest vs torch.compile | slowest vs torch.compile, device | tests |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    stale = []
+    stale, unknown = [], []
     for folder in folders:
         bench = _load(next(folder.glob("bench_*.json")))
         suite = _load(folder / "gpu_suite.json")
-        if folder != results and not _measured_current_code(folder.name, suite["environment"]):
+        current = _measured_current_code(folder.name, suite["environment"]) if folder != results else True
+        if current is None:
+            unknown.append(bench["meta"]["activation"])
+        elif not current:
             stale.append(bench["meta"]["activation"])
         rows = bench["results"]
         for dtype in dict.fromkeys(row["dtype"] for row in rows):
@@ -242,17 +245,23 @@ def activations_table(results: Path = RESULTS_DIR) -> str:
                 f"{_times(min((c for r in timed if (c := r.get('device_speedup_vs_compile'))), default=None))} | "
                 f"{_latest_tests(folder, suite)} |"
             )
-    lines += [
-        "",
-        (
+    if stale:
+        verdict = (
             f"The runs of {', '.join(stale)} measured other kernel sources than the template renders now for "
             "them (the `csrc/` SHA-256 each run recorded); they have not been re-run."
-            if stale
-            else "Each run measured the kernel sources the template renders now for its activation, or "
+        )
+    elif unknown:
+        verdict = (
+            f"Whether the runs of {', '.join(unknown)} measured the kernel sources the template renders now "
+            "could not be checked here (their `csrc/` SHA-256 differs, and this copy has no git history)."
+        )
+    else:
+        verdict = (
+            "Each run measured the kernel sources the template renders now for its activation, or "
             "sources that differ from them only in comments (the `csrc/` SHA-256 each run recorded, "
             "compared with renderings of this repository's commits)."
-        ),
-    ]
+        )
+    lines += ["", verdict]
     return "\n".join(lines)
 
 
@@ -264,22 +273,28 @@ def activation_csrc(activation: str, vcs_ref: str | None = None) -> dict[str, by
         return _csrc_files(project / "csrc")
 
 
-# How many of the latest commits that changed the example's csrc/ an activation's run is looked up in.
+# How many of the latest commits that changed the template's or the example's kernel sources an
+# activation's run is looked up in.
 _ACTIVATION_COMMITS_SEARCHED = 8
 
 
-def _measured_current_code(activation: str, environment: dict) -> bool:
+def _measured_current_code(activation: str, environment: dict) -> bool | None:
     """Whether an activation's run measured the code the template renders now for it: the same
-    sources, or the sources of one of the latest commits that changed csrc/ (rendered for that
-    activation) that differ from them only in comments."""
+    sources, or the sources of one of the latest commits that changed kernel sources (rendered for
+    that activation) that differ from them only in comments. None where that cannot be told: the
+    sources differ and there is no git history to look the run up in."""
     recorded = environment.get("sources_sha256")
     now = activation_csrc(activation)
     if recorded == _digest(now):
         return True
-    if recorded is None or not (render.TEMPLATE_ROOT / ".git").exists():
+    if recorded is None:
         return False
-    commits = _git("log", "--format=%H", "--", _EXAMPLE_CSRC).decode().split()
-    for commit in commits[:_ACTIVATION_COMMITS_SEARCHED]:
+    if not (render.TEMPLATE_ROOT / ".git").exists():
+        return None
+    commits = _git(
+        "log", "-n", str(_ACTIVATION_COMMITS_SEARCHED), "--format=%H", "--", _EXAMPLE_CSRC, "template/csrc/"
+    ).decode()
+    for commit in commits.split():
         then = activation_csrc(activation, commit)
         if _digest(then) == recorded:
             return _code(then) == _code(now)

@@ -33,13 +33,6 @@ HOST_BOUND_COPY_MS = 0.02
 COPY_TRAFFIC = 2  # dst.copy_(src) reads src and writes dst
 # The implementations of a pass are timed in turns, ROUNDS turns each.
 ROUNDS = 5
-# A host-bound call's time is the host's, which a slow spell of the machine (another process, a
-# clock change, the autograd engine's thread waking late) moves by tens of percent: on call V
-# (H200, 2026-11-23) one measurement of 100 calls put a forward+backward at 0.90x-0.95x of eager
-# where eight more gave 1.16x-1.21x. Such calls are timed in more, shorter turns, up to
-# HOST_BOUND_REPEAT_FACTOR x the settings' repeats (the time budget still bounds them).
-HOST_BOUND_ROUNDS = 20
-HOST_BOUND_REPEAT_FACTOR = 10
 # Buffer rotation on CUDA: enough sets that together they exceed L2_MULTIPLE x the L2 size; tiny
 # shapes stop at MAX_BUFFER_SETS (their time is launch overhead, not memory traffic, anyway).
 L2_MULTIPLE = 3
@@ -126,17 +119,13 @@ def measure_ms(
     settings: TimingSettings,
     *,
     grad: bool,
-    host_bound: bool = False,
 ) -> dict[str, float]:
     """Median milliseconds per call of each call, after a warm-up, timed in interleaved rounds.
 
     Each call gets about the same share of the time budget (as many calls as fit, within the
-    settings' bounds), split into ROUNDS turns that alternate between the implementations;
-    host-bound calls get up to HOST_BOUND_REPEAT_FACTOR x the repeats, in HOST_BOUND_ROUNDS turns.
+    settings' bounds), split into ROUNDS turns that alternate between the implementations.
     """
     time_calls = time_calls_cuda if device.type == "cuda" else time_calls_cpu
-    rounds = HOST_BOUND_ROUNDS if host_bound else ROUNDS
-    most_repeats = settings.repeats * (HOST_BOUND_REPEAT_FACTOR if host_bound else 1)
     counts: dict[str, int] = {}
     times: dict[str, list[float]] = {name: [] for name in calls}
     with torch.set_grad_enabled(grad):
@@ -145,10 +134,10 @@ def measure_ms(
             # The first warm-up call may include one-off work; estimate the call time from the rest.
             estimate_ms = statistics.median(warmup_times[1:] or warmup_times)
             by_budget = int(settings.budget_s * 1e3 / max(estimate_ms, 1e-6))
-            counts[name] = max(settings.min_repeats, min(most_repeats, by_budget))
-        for round_index in range(rounds):
+            counts[name] = max(settings.min_repeats, min(settings.repeats, by_budget))
+        for round_index in range(ROUNDS):
             for name, call in calls.items():
-                share = counts[name] // rounds + (round_index < counts[name] % rounds)
+                share = counts[name] // ROUNDS + (round_index < counts[name] % ROUNDS)
                 if share:
                     times[name] += time_calls(call, buffer_sets, share)
     for buffers in buffer_sets:

@@ -246,7 +246,7 @@ def benchmark_configuration(
         on_device: dict[str, float | None] = dict.fromkeys(IMPLEMENTATIONS)
         peak_mib: dict[str, float | None] = dict.fromkeys(IMPLEMENTATIONS)
         calls = {impl_name: make_call(fn) for impl_name, fn in implementations.items()}
-        ms.update(timing.measure_ms(calls, buffer_sets, device, settings, grad=grad, host_bound=host_bound))
+        ms.update(timing.measure_ms(calls, buffer_sets, device, settings, grad=grad))
         if cuda:
             for impl_name, call in calls.items():
                 on_device[impl_name] = timing.device_ms(call, buffer_sets, settings, grad=grad)
@@ -457,9 +457,7 @@ def main(op_name: str, argv: Sequence[str] | None = None) -> None:
         "cpu_threads": thread_counts if device.type == "cpu" else None,
         "method": (
             "median of per-call times after warm-up (CUDA events on GPU, time.perf_counter on CPU), "
-            f"implementations timed in {timing.ROUNDS} interleaved rounds (host-bound shapes: "
-            f"{timing.HOST_BOUND_ROUNDS} rounds, up to {timing.HOST_BOUND_REPEAT_FACTOR}x the repeats); "
-            "device_ms (CUDA): median of "
+            f"implementations timed in {timing.ROUNDS} interleaved rounds; device_ms (CUDA): median of "
             f"CUDA-graph replays of whole rounds over the buffer sets, at least {timing.MIN_CALLS_PER_GRAPH} "
             "calls, divided by the calls, the kernels without the "
             "host's launch time; random normal inputs, rotated over buffer sets exceeding 3x L2 when one set "
