@@ -31,7 +31,11 @@ inline void check_inputs(const std::string& op, const at::Tensor& x, const at::T
                    ": x must be float32, float64, float16 or bfloat16, but got ", x.scalar_type());
   TORCH_CHECK_VALUE(x.dim() >= 1, op, ": x must have at least 1 dimension, but got a 0-d tensor");
   check_parameter(op, "weight", x, weight);
-  if (bias.defined()) check_parameter(op, "bias", x, bias);
+  if (bias.defined()) {
+    check_parameter(op, "bias", x, bias);
+    TORCH_CHECK_TYPE(bias.scalar_type() == weight.scalar_type(), op, ": bias must have the dtype of weight (",
+                     weight.scalar_type(), "), but got ", bias.scalar_type());
+  }
   TORCH_CHECK_VALUE(std::isfinite(eps) && eps >= 0, op, ": eps must be a finite number >= 0, but got ", eps);
   if (grad_out.defined()) {
     TORCH_CHECK(grad_out.device() == x.device(), op,

@@ -127,6 +127,118 @@ def test_large_shapes(spec, device, shape):
     check_against_reference(spec, device, torch.float32, shape)
 
 
+# Rows the CUDA kernels hold in registers at one to eight vectors a thread, rows they read again for
+# each step (over 4096 vectors), N not a multiple of the vector width on either path, and many rows
+# of a few threads each.
+CUDA_SHAPES = [
+    (4099, 1024),
+    (33, 16384),
+    (5, 32768),
+    (4, 65536),
+    (3, 100000),
+    (2, 1 << 17),
+    (7, 40003),
+    (20000, 24),
+]
+
+
+@CUDA
+@pytest.mark.parametrize("shape", CUDA_SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32], ids=str)
+def test_cuda_shapes(spec, dtype, shape):
+    check_against_reference(spec, "cuda", dtype, shape)
+    check_against_reference(spec, "cuda", dtype, shape, param_dtype=torch.float32)
+
+
+@CUDA
+def test_cuda_graph_captures_forward_and_backward(spec):
+    # A training step in one graph: the forward, the backward's workspace and its second kernel.
+    # Replays with new inputs must give new, right results.
+    shape = (2050, 1536)
+    x, params, grad_out = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up outside the capture, as CUDA graphs require
+        for _ in range(3):
+            torch.autograd.grad(spec.function(x, *params), [x, *params], grad_out)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = spec.function(x, *params)
+        grads = torch.autograd.grad(y, [x, *params], grad_out)
+    for _ in range(3):
+        new_x, new_params, new_grad_out = make_inputs(spec, shape, torch.float32, "cuda")
+        with torch.no_grad():
+            for tensor, value in zip([x, *params, grad_out], [new_x, *new_params, new_grad_out], strict=True):
+                tensor.copy_(value)
+        graph.replay()
+        torch.cuda.synchronize()
+        expected_y, expected_grads = reference_outputs(spec, x, params, grad_out, spec.default_eps)
+        assert_close(y, expected_y, torch.float32)
+        scales = gradient_scales(spec, x, params, grad_out, spec.default_eps)
+        for grad, expected, scale in zip(grads, expected_grads, scales, strict=True):
+            assert_close(grad, expected, torch.float32, scale)
+
+
+@CUDA
+def test_kernels_run_on_the_current_stream(spec):
+    # The inputs are written on a side stream behind a long sleep; a kernel launched on any other
+    # stream would read them before they are written.
+    shape = (512, 2048)
+    new_x, new_params, new_grad_out = make_inputs(spec, shape, torch.float32, "cuda")
+    x, grad_out = torch.zeros_like(new_x), torch.zeros_like(new_grad_out)
+    torch.cuda.synchronize()
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        torch.cuda._sleep(100_000_000)  # about 50 ms of GPU time on this stream
+        x.copy_(new_x)
+        grad_out.copy_(new_grad_out)
+        y = spec.function(x, *new_params)
+        grads = spec.backward_op(grad_out, x, *new_params, spec.default_eps)
+    torch.cuda.synchronize()
+    expected_y, expected_grads = reference_outputs(spec, new_x, new_params, new_grad_out, spec.default_eps)
+    assert_close(y, expected_y, torch.float32)
+    scales = gradient_scales(spec, new_x, new_params, new_grad_out, spec.default_eps)
+    for grad, expected, scale in zip(grads, expected_grads, scales, strict=True):
+        assert_close(grad, expected, torch.float32, scale)
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
+@pytest.mark.parametrize("shape", [(300, 128), (65, 16384)], ids=str)
+def test_second_device(spec, shape):
+    check_against_reference(spec, "cuda:1", torch.bfloat16, shape)
+
+
+@CUDA
+def test_more_than_2_31_elements(spec):
+    # 64-bit indexing: x.numel() > 2**31 in bfloat16. Every value of y and grad_x is checked against
+    # the reference in slices of rows, and the parameters' gradients against the sum of the slices'.
+    rows, cols = 2**31 // 4096 + 3, 4096
+    free, _ = torch.cuda.mem_get_info()
+    if free < 24 * 2**30:
+        pytest.skip("needs 24 GiB of free GPU memory")
+    _, params, _ = make_inputs(spec, (1, cols), torch.bfloat16, "cuda")
+    x = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16).mul_(2).add_(0.5)
+    grad_out = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16)
+    assert x.numel() > 2**31
+    eps = spec.default_eps
+    y = spec.function(x, *params, eps)
+    grads = spec.backward_op(grad_out, x, *params, eps)
+    param_sums = [torch.zeros(cols, dtype=torch.float64, device="cuda") for _ in params]
+    for start in range(0, rows, 65536):
+        part = slice(start, min(start + 65536, rows))
+        expected_y, expected_grads = reference_outputs(spec, x[part], params, grad_out[part], eps)
+        assert_close(y[part], expected_y, torch.bfloat16)
+        scale = gradient_scales(spec, x[part], params, grad_out[part], eps)[0]
+        assert_close(grads[0][part], expected_grads[0], torch.bfloat16, scale)
+        for total, grad in zip(param_sums, expected_grads[1:], strict=True):
+            total += grad
+        del expected_y, expected_grads
+    for grad, expected in zip(grads[1:], param_sums, strict=True):
+        # a float32 sum over 2^19 rows, rounded to bfloat16
+        assert_close(grad, expected, torch.bfloat16)
+
+
 @pytest.mark.parametrize("eps", [0.0, 1e-2])
 @pytest.mark.parametrize("device", DEVICES)
 def test_eps_is_used(spec, device, eps):
@@ -241,7 +353,7 @@ def test_empty_tensors_give_empty_results(spec, device, shape):
         assert torch.equal(grad, torch.zeros_like(p))  # a sum over no rows
 
 
-@pytest.mark.parametrize("shape", [(4096, 96), (300, 4097)], ids=str)
+@pytest.mark.parametrize("shape", [(4096, 96), (300, 4097), (6, 65536)], ids=str)
 @pytest.mark.parametrize("param_dtype", [None, torch.float32], ids=["same", "float32"])
 @pytest.mark.parametrize("device", DEVICES)
 def test_backward_is_deterministic(spec, device, param_dtype, shape):
@@ -331,6 +443,10 @@ def bad_inputs(spec):
     if spec.has_bias:
         cases.append(("short bias", x, [good[0], torch.randn(n + 1)], 1e-5, ValueError, "bias must be 1-D"))
         cases.append(("half bias", x, [good[0], good[1].half()], 1e-5, TypeError, "bias must have the dtype"))
+        bf16 = x.bfloat16()
+        mixed = [good[0], good[1].bfloat16()]  # each allowed alone with a bfloat16 x, not together
+        message = "bias must have the dtype of weight"
+        cases.append(("bias of another dtype", bf16, mixed, 1e-5, TypeError, message))
     return cases
 
 

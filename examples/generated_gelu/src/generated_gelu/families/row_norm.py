@@ -246,6 +246,13 @@ def _check_inputs(
     _check_parameter(op, "weight", x, weight)
     if bias is not None:
         _check_parameter(op, "bias", x, bias)
+        torch._check_type(
+            bias.dtype == weight.dtype,
+            lambda: (
+                f"{op}: bias must have the dtype of weight ({_dtype_name(weight.dtype)}), "
+                f"but got {_dtype_name(bias.dtype)}"
+            ),
+        )
     finite = eps == eps and abs(eps) != float("inf") and eps >= 0
     torch._check_value(finite, lambda: f"{op}: eps must be a finite number >= 0, but got {eps}")
     if grad_out is None:
