@@ -2,8 +2,9 @@
 
 scaffold demo DEST          render the example answers into DEST, build it, run its tests and its
                             quick benchmark (on the CPU where there is no GPU)
-scaffold render-example     render examples/generated_gelu afresh from the template
-scaffold check-example      exit 1 if examples/generated_gelu differs from a fresh rendering
+scaffold render-example     render the examples (examples/generated_gelu, examples/generated_rmsnorm)
+                            afresh from the template
+scaffold check-example      exit 1 if an example differs from a fresh rendering
 scaffold gpu-bundle DEST    render the example and the other activations for a GPU machine run
 scaffold results-table      print (--write: update in the READMEs) the tables of the GPU results
 """
@@ -30,21 +31,33 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _examples(args: argparse.Namespace) -> list[str]:
+    unknown = [name for name in args.examples if name not in render.EXAMPLES]
+    if unknown:
+        raise SystemExit(f"scaffold: no example named {', '.join(unknown)}; the examples: {', '.join(render.EXAMPLES)}")
+    return args.examples or list(render.EXAMPLES)
+
+
 def _render_example(args: argparse.Namespace) -> int:
-    path = render.render_example()
-    print(f"rendered the example answers into {path}")
+    for name in _examples(args):
+        path = render.render_example(render.EXAMPLES_ROOT / name)
+        print(f"rendered the answers of {name} into {path}")
     return 0
 
 
 def _check_example(args: argparse.Namespace) -> int:
-    problems = render.example_differences()
-    if not problems:
-        print(f"{render.EXAMPLE_DIR} is what the template renders")
-        return 0
-    print(f"{render.EXAMPLE_DIR} differs from what the template renders:")
-    print("\n".join(f"  {line}" for line in problems))
-    print("run `scaffold render-example` to update it")
-    return 1
+    status = 0
+    for name in _examples(args):
+        example = render.EXAMPLES_ROOT / name
+        problems = render.example_differences(example)
+        if not problems:
+            print(f"{example} is what the template renders")
+            continue
+        print(f"{example} differs from what the template renders:")
+        print("\n".join(f"  {line}" for line in problems))
+        print(f"run `scaffold render-example {name}` to update it")
+        status = 1
+    return status
 
 
 def _gpu_bundle(args: argparse.Namespace) -> int:
@@ -78,12 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--skip-benchmark", action="store_true", help="do not run the quick benchmark")
     demo.set_defaults(run=_demo)
 
-    commands.add_parser("render-example", help="render examples/generated_gelu afresh").set_defaults(
-        run=_render_example
-    )
-    commands.add_parser("check-example", help="check that examples/generated_gelu is up to date").set_defaults(
-        run=_check_example
-    )
+    for command, run, help_text in (
+        ("render-example", _render_example, "render the examples afresh"),
+        ("check-example", _check_example, "check that the examples are what the template renders"),
+    ):
+        parser_of = commands.add_parser(command, help=help_text)
+        parser_of.add_argument(
+            "examples", nargs="*", metavar="NAME", help=f"any of {', '.join(render.EXAMPLES)} (default: all)"
+        )
+        parser_of.set_defaults(run=run)
 
     bundle = commands.add_parser("gpu-bundle", help="render the projects a GPU machine run needs")
     bundle.add_argument("destination")

@@ -1,12 +1,14 @@
 """Preparing the GPU machine's run: it has no copier, so the projects are rendered here first.
 
-`scaffold gpu-bundle DEST` renders the example and one project per other activation into DEST,
-with a script that runs each project's benchmarks/gpu_suite.py and gathers the results:
+`scaffold gpu-bundle DEST` renders the two examples, one project per other activation and one for
+the other norm into DEST, with a script that runs each project's benchmarks/gpu_suite.py and gathers
+the results:
 
-    bash DEST/run.sh RESULTS [example|activations|all] ["ACTIVATION ..."]
+    bash DEST/run.sh RESULTS [example|rmsnorm|activations|norms|all] ["ACTIVATION ..."]
 
-The example's results belong in examples/generated_gelu/benchmarks/results/, the other
-activations' in its activations/ subfolder.
+The examples' results belong in examples/<example>/benchmarks/results/, the other activations' in
+examples/generated_gelu/benchmarks/results/activations/, the other norm's in
+examples/generated_rmsnorm/benchmarks/results/norms/.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from . import render
 
 OTHER_ACTIVATIONS = ("gelu", "relu", "silu", "sigmoid")
+OTHER_NORMS = ("layer_norm",)
 
 RUN_SH = """#!/usr/bin/env bash
 # Runs on the GPU machine: each project's GPU suite, results gathered under RESULTS.
@@ -25,20 +28,27 @@ bundle=$(cd "$(dirname "$0")" && pwd)
 results=$(mkdir -p "$1" && cd "$1" && pwd)
 which=${{2:-all}}
 activations=${{3:-{activations}}}
+norms="{norms}"
 status=0
-if [ "$which" != activations ]; then
-  (cd "$bundle/example" && python benchmarks/gpu_suite.py --out "$results/example") || status=1
-fi
-if [ "$which" != example ]; then
-  for activation in $activations; do
-    (cd "$bundle/$activation" && FORCE_CUDA=1 python setup.py build_ext --inplace > build.log 2>&1) &
-  done
-  wait
-  for activation in $activations; do
-    (cd "$bundle/$activation" && python benchmarks/gpu_suite.py --skip-build --skip-sanitizer --skip-jit \\
-        --out "$results/activations/$activation") || status=1
-  done
-fi
+# The examples: build, tests, compute-sanitizer, benchmark and the just-in-time build.
+for example in example rmsnorm; do
+  if [ "$which" = all ] || [ "$which" = "$example" ]; then
+    (cd "$bundle/$example" && python benchmarks/gpu_suite.py --out "$results/$example") || status=1
+  fi
+done
+# The other operators of each family: build (all at once), tests and benchmark.
+others=""
+if [ "$which" = all ] || [ "$which" = activations ]; then others="$others $activations"; fi
+if [ "$which" = all ] || [ "$which" = norms ]; then others="$others $norms"; fi
+for project in $others; do
+  (cd "$bundle/$project" && FORCE_CUDA=1 python setup.py build_ext --inplace > build.log 2>&1) &
+done
+wait
+for project in $others; do
+  case " $norms " in *" $project "*) kind=norms ;; *) kind=activations ;; esac
+  (cd "$bundle/$project" && python benchmarks/gpu_suite.py --skip-build --skip-sanitizer --skip-jit \\
+      --out "$results/$kind/$project") || status=1
+done
 exit $status
 """
 
@@ -54,12 +64,31 @@ def activation_answers(activation: str) -> dict:
     }
 
 
+def norm_answers(norm: str) -> dict:
+    """The answers of the project rendered for another norm than the RMSNorm example's."""
+    return {
+        **render.EXAMPLES["generated_rmsnorm"],
+        "norm": norm,
+        "op_name": norm,
+        "package_name": f"example_{norm}",
+        "project_name": f"Example {norm}",
+    }
+
+
 def bundle(destination: Path) -> Path:
-    """Render the example and the other activations' projects into `destination` (replaced)."""
-    render.render_example(destination / "example")
+    """Render the examples and the other operators' projects into `destination` (replaced)."""
+    render.render_example(destination / "example", render.EXAMPLES["generated_gelu"])
+    render.render_example(destination / "rmsnorm", render.EXAMPLES["generated_rmsnorm"])
     for activation in OTHER_ACTIVATIONS:
         render.render(destination / activation, activation_answers(activation))
+    for norm in OTHER_NORMS:
+        render.render(destination / norm, norm_answers(norm))
     script = destination / "run.sh"
-    script.write_text(RUN_SH.format(activations=" ".join(shlex.quote(a) for a in OTHER_ACTIVATIONS)))
+    script.write_text(
+        RUN_SH.format(
+            activations=" ".join(shlex.quote(a) for a in OTHER_ACTIVATIONS),
+            norms=" ".join(shlex.quote(n) for n in OTHER_NORMS),
+        )
+    )
     script.chmod(0o755)
     return destination

@@ -1,4 +1,4 @@
-"""Rendering the template, and keeping examples/generated_gelu equal to what it renders."""
+"""Rendering the template, and keeping the examples in examples/ equal to what it renders."""
 
 from __future__ import annotations
 
@@ -15,20 +15,33 @@ import pathspec
 
 # The repository root: copier.yml sits here, the template files in template/.
 TEMPLATE_ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE_DIR = TEMPLATE_ROOT / "examples" / "generated_gelu"
+EXAMPLES_ROOT = TEMPLATE_ROOT / "examples"
 ANSWERS_FILE = ".copier-answers.yml"
 # Measurements a project records (benchmarks/gpu_suite.py writes them): data, not rendered files.
 RECORDED_RESULTS = "benchmarks/results/"
 
-# The answers the shipped example is rendered with. Every other answer takes its default, except
-# the year, which is pinned so that the example does not change on New Year's Day.
-EXAMPLE_ANSWERS: dict[str, Any] = {
-    "project_name": "Generated GELU",
-    "package_name": "generated_gelu",
-    "op_name": "fused_bias_gelu",
-    "activation": "gelu_tanh",
-    "copyright_year": 2026,
+# The answers each shipped example is rendered with, by its folder in examples/. Every other answer
+# takes its default, except the year, which is pinned so that an example does not change on New
+# Year's Day. The first is the main example: the one `scaffold demo` builds and the README shows.
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "generated_gelu": {
+        "project_name": "Generated GELU",
+        "package_name": "generated_gelu",
+        "op_name": "fused_bias_gelu",
+        "activation": "gelu_tanh",
+        "copyright_year": 2026,
+    },
+    "generated_rmsnorm": {
+        "project_name": "Generated RMSNorm",
+        "package_name": "generated_rmsnorm",
+        "op_name": "rms_norm",
+        "family": "row_norm",
+        "norm": "rms_norm",
+        "copyright_year": 2026,
+    },
 }
+EXAMPLE_DIR = EXAMPLES_ROOT / "generated_gelu"
+EXAMPLE_ANSWERS = EXAMPLES["generated_gelu"]
 
 
 def template_root() -> Path:
@@ -64,15 +77,25 @@ def render(destination: Path, answers: Mapping[str, Any], *, quiet: bool = True,
     return destination
 
 
-def render_example(destination: Path = EXAMPLE_DIR) -> Path:
-    """Render the example afresh into `destination`, replacing what was there.
+def example_answers(example: Path) -> Mapping[str, Any]:
+    """The answers of the example whose folder (or a copy of it) has this name."""
+    if example.name not in EXAMPLES:
+        raise ValueError(f"{example.name} is not an example; the examples are {', '.join(EXAMPLES)}")
+    return EXAMPLES[example.name]
 
+
+def render_example(destination: Path = EXAMPLE_DIR, answers: Mapping[str, Any] | None = None) -> Path:
+    """Render an example afresh into `destination`, replacing what was there.
+
+    `answers` defaults to those of the example named like `destination` (examples/<name>).
     The example is committed in the same commit as the template that renders it, so its answers
     file cannot name that commit: it records the template as the repository root relative to the
     example (`_src_path: ../..`) and no `_commit`. Nothing else is changed.
     """
     with tempfile.TemporaryDirectory() as scratch:
-        rendered = render(Path(scratch) / "example", EXAMPLE_ANSWERS)
+        if answers is None:
+            answers = example_answers(destination)
+        rendered = render(Path(scratch) / "example", answers)
         answers = rendered / ANSWERS_FILE
         lines = answers.read_text().splitlines(keepends=True)
         kept = [line for line in lines if not line.startswith(("_commit:", "_src_path:"))]
@@ -126,8 +149,13 @@ def tree_differences(expected: Path, actual: Path) -> list[str]:
     return problems
 
 
-def example_differences(example: Path = EXAMPLE_DIR) -> list[str]:
-    """How `example` differs from a fresh rendering of the example answers (empty: up to date)."""
+def example_differences(example: Path = EXAMPLE_DIR, answers: Mapping[str, Any] | None = None) -> list[str]:
+    """How `example` differs from a fresh rendering of its answers (empty: up to date).
+
+    `answers` defaults to those of the example named like `example` (examples/<name>).
+    """
+    if answers is None:
+        answers = example_answers(example)
     with tempfile.TemporaryDirectory() as scratch:
-        fresh = render_example(Path(scratch) / "fresh")
+        fresh = render_example(Path(scratch) / "fresh", answers)
         return tree_differences(fresh, example)

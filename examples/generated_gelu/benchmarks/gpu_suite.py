@@ -8,7 +8,8 @@
 3. runs compute-sanitizer memcheck and racecheck on each operator's small workload
    (benchmarks/sanitize_<op>.py);
 4. runs each operator's benchmark over its dtypes and shapes (JSON), and plots achieved GB/s
-   against size for the operator, PyTorch eager, torch.compile and a device-to-device copy (PNG);
+   against size for the operator, PyTorch eager, torch.compile, the family's peers and a
+   device-to-device copy (PNG);
 5. times the just-in-time build from scratch and after editing a kernel (benchmarks/jit_rebuild.py);
 6. writes gpu_suite.json: date, GPU, torch and CUDA versions, the SHA-256 of the sources in csrc/,
    build time, test summary, sanitizer verdicts, and the paths of the benchmark results.
@@ -129,7 +130,11 @@ def plot(op: str, results_json: Path, png: Path) -> None:
                 key=lambda row: row["floor_bytes"],
             )
             sizes = [row["floor_bytes"] / 1e6 for row in points]
-            for impl, style in (("ours", "o-"), ("eager", "s--"), ("compile", "^--"), ("copy", "k:")):
+            # ours, eager, compile, then the family's peers (e.g. liger), then the copy's limit
+            names = list(dict.fromkeys(name for row in points for name in row["gbps"]))
+            styles = {"ours": "o-", "eager": "s--", "compile": "^--", "copy": "k:"}
+            for impl in [*names, "copy"]:
+                style = styles.get(impl, "d-.")
                 values = [row["copy_gbps"] if impl == "copy" else row["gbps"].get(impl) for row in points]
                 if any(value is not None for value in values):
                     ax.plot(sizes, values, style, label="copy (limit)" if impl == "copy" else impl)

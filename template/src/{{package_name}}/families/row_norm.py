@@ -78,6 +78,10 @@ class Spec:
         return self.norm == "layer_norm"
 
     @property
+    def formula(self) -> str:
+        return FORMULAS[self.norm, self.zero_centered_weight]
+
+    @property
     def forward_op(self) -> torch._ops.OpOverload:
         namespace, op_name = self.name.split("::")
         return getattr(getattr(torch.ops, namespace), op_name).default

@@ -1,0 +1,151 @@
+"""What the extension is built from and with, for both ways of building it.
+
+setup.py builds it ahead of time (pip install / python setup.py build_ext --inplace); with
+GENERATED_RMSNORM_JIT=1, `import generated_rmsnorm` compiles the same sources
+with the same flags just in time (torch.utils.cpp_extension.load; ninja rebuilds only what changed).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import platform
+import shlex
+import subprocess
+import sysconfig
+import tempfile
+from pathlib import Path
+
+PACKAGE = "generated_rmsnorm"
+VERSION = "0.1.0"
+ROOT = Path(__file__).resolve().parent
+CSRC = ROOT / "csrc"
+# Used when TORCH_CUDA_ARCH_LIST is unset and no GPU is visible (torch would find no architecture).
+DEFAULT_CUDA_ARCH_LIST = "8.0;9.0+PTX"
+
+
+def env_flag(name: str) -> bool | None:
+    value = os.environ.get(name)
+    return None if value is None else value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def sources(cuda: bool) -> list[Path]:
+    """Every C++ source in csrc/, and every CUDA source when building the CUDA kernels."""
+    found = sorted(CSRC.glob("*.cpp"))
+    return found + sorted(CSRC.glob("*.cu")) if cuda else found
+
+
+# The CPU loops use ATen's CPU vectors (at::vec::Vectorized). On x86-64 they are compiled for AVX2
+# with FMA and F16C (ATen's own AVX2 vectors and SLEEF's vectorized math) where the building machine
+# has them, unless PORTABLE_CPU=1: the library then runs on CPUs with AVX2 only (any x86-64 CPU since
+# about 2015), and its module is named _C_avx2, so that importing it elsewhere fails with a message
+# rather than a crash. PORTABLE_CPU=1 builds _C for any x86-64 CPU, with slower CPU loops.
+AVX2_FLAGS = ["-mavx2", "-mfma", "-mf16c", "-DCPU_CAPABILITY=AVX2", "-DCPU_CAPABILITY_AVX2"]
+
+
+def cpu_has_avx2() -> bool:
+    """Whether this machine's CPU runs AVX2, FMA and F16C (x86-64 only)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        flags = next(
+            line.split(":", 1)[1].split()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("flags")
+        )
+    except (OSError, StopIteration):
+        return False
+    return {"avx2", "fma", "f16c"} <= set(flags)
+
+
+def cpu_vector_flags() -> list[str]:
+    return [] if env_flag("PORTABLE_CPU") or not cpu_has_avx2() else list(AVX2_FLAGS)
+
+
+def module_name() -> str:
+    """The compiled module's name: _C_avx2 when its CPU loops need AVX2, else _C."""
+    return "_C_avx2" if cpu_vector_flags() else "_C"
+
+
+@functools.cache
+def openmp_flags() -> tuple[str, ...]:
+    """-fopenmp where torch runs its CPU threads with OpenMP and the C++ compiler has it: then
+    at::parallel_for in the CPU loops is parallel (without it, it compiles to a serial loop)."""
+    try:
+        import torch
+
+        if not torch.backends.openmp.is_available():
+            return ()
+    except ImportError:
+        return ()
+    compiler = shlex.split(os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++")
+    with tempfile.TemporaryDirectory() as scratch:
+        probe = Path(scratch) / "probe.cpp"
+        probe.write_text("#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n")
+        try:
+            result = subprocess.run(
+                [*compiler, "-fopenmp", str(probe), "-o", str(Path(scratch) / "probe")],
+                capture_output=True,
+                timeout=60,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return ()
+    return ("-fopenmp",) if result.returncode == 0 else ()
+
+
+def torch_release(torch_version: str) -> str:
+    """'2.13' for '2.13.0+cu130': the release whose C++ API the library is compiled against."""
+    return ".".join(torch_version.split("+")[0].split(".")[:2])
+
+
+def wheel_version(torch_version: str, cuda_version: str | None) -> str:
+    """The package version with the build's torch release and variant as a local label."""
+    variant = f"cu{cuda_version.replace('.', '')}" if cuda_version else "cpu"
+    return f"{VERSION}+torch{torch_release(torch_version)}.{variant}"
+
+
+def torch_requirement(torch_version: str) -> str:
+    """The torch the built library imports with: its own release, any patch level."""
+    return f"torch=={torch_release(torch_version)}.*"
+
+
+def csrc_files(csrc: Path = CSRC) -> dict[str, bytes]:
+    """Every file of a csrc/ folder: {path relative to it: contents}."""
+    return {p.relative_to(csrc).as_posix(): p.read_bytes() for p in csrc.rglob("*") if p.is_file()}
+
+
+def files_digest(files: dict[str, bytes]) -> str:
+    """SHA-256 of csrc/ files given as {path relative to csrc/: contents} (names and contents)."""
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name] + b"\0")
+    return digest.hexdigest()
+
+
+def source_digest() -> str:
+    """SHA-256 of every file in csrc/ (names and contents): which kernels a measurement measured."""
+    return files_digest(csrc_files())
+
+
+# Debug builds: no optimization, debug information, and assertions on. -UNDEBUG comes after the
+# -DNDEBUG that Python's own compile flags put first, so assert() and TORCH_INTERNAL_ASSERT_DEBUG_ONLY
+# check again.
+DEBUG_FLAGS = ["-O0", "-g", "-UNDEBUG"]
+
+
+def cxx_flags(debug: bool) -> list[str]:
+    # -Wno-unknown-pragmas: ATen's CPU vector headers carry `#pragma unroll`, which gcc does not know.
+    # -g0 undoes the -g of Python's own compile flags: debug information for ATen's vector templates
+    # more than doubles the compile time of an operator's .cpp and makes its object 25 times larger.
+    optimization = DEBUG_FLAGS if debug else ["-O3", "-g0"]
+    warnings = ["-Wno-unknown-pragmas", "-fdiagnostics-color=always"]
+    return [*optimization, *cpu_vector_flags(), *openmp_flags(), *warnings]
+
+
+def nvcc_flags(debug: bool) -> list[str]:
+    return ([*DEBUG_FLAGS, "-G"] if debug else ["-O3", "-lineinfo"]) + ["--threads=4"]
+
+
+def link_flags(debug: bool) -> list[str]:
+    return (["-O0", "-g"] if debug else []) + list(openmp_flags())

@@ -1,0 +1,32 @@
+"""One module per operator. Importing this package imports every operator module in it.
+
+Each module states its operator's math with PyTorch operators and makes its function and layer
+(through its family, ``families/``). Its public names are those in its ``__all__`` or, without one,
+the functions and classes that belong to it (defined there or made for it) and do not start with
+``_``. The top-level package re-exports them (collected in ``public_api``), so an operator added to
+the project needs no edit to this file.
+"""
+
+import importlib
+import pkgutil
+
+__all__ = ["public_api"]
+
+public_api: dict[str, object] = {}
+
+
+def _public_names(module) -> list[str]:
+    if hasattr(module, "__all__"):
+        return list(module.__all__)
+    public = [name for name in vars(module) if not name.startswith("_")]
+    return [name for name in public if getattr(getattr(module, name), "__module__", None) == module.__name__]
+
+
+for _info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+    if _info.name.startswith("_"):
+        continue
+    _module = importlib.import_module(f"{__name__}.{_info.name}")
+    for _name in _public_names(_module):
+        if _name in public_api:
+            raise ImportError(f"{_name} is defined twice (the second time in {_module.__name__})")
+        public_api[_name] = getattr(_module, _name)

@@ -1,0 +1,116 @@
+"""The row normalization family's benchmark and sanitizer workload: RMSNorm and LayerNorm of each row.
+
+benchmarks/bench_<operator>.py calls main("<operator>"), benchmarks/sanitize_<operator>.py
+sanitize("<operator>"); benchmarks/harness/runner.py does the work (its docstring says how).
+
+Besides eager (F.rms_norm / F.layer_norm) and torch.compile, the benchmark compares with
+Liger-Kernel's Triton kernels where liger-kernel is installed (``pip install liger-kernel``; CUDA
+only; skipped cleanly where it is absent). Liger's RMSNorm runs with in_place=False, so that its
+backward leaves grad_out as it found it (the benchmark reuses grad_out), and with the casting mode
+that matches the operator ("llama": x_hat * weight; "gemma": x_hat * (1 + weight)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from . import runner
+
+# The shapes of LLM hidden sizes: many rows of 4096 to 16384 and a few rows of 65536 show the
+# bandwidth reached; 8192x4095 (N odd: one element at a time) shows the path without vectors;
+# 4096x1024 and 16x4096 the per-call overhead.
+DEFAULT_SHAPES_CUDA = [
+    "32768x4096",
+    "8192x8192",
+    "4096x16384",
+    "1024x65536",
+    "8192x4095",
+    "4096x1024",
+    "16x4096",
+]
+DEFAULT_SHAPES_CPU = ["4096x4096", "256x1024", "16x65536"]
+
+# Shapes for compute-sanitizer: rows narrower than a warp (several rows a block, N = 1 and odd N),
+# a row per thread group with one, four and eight vectors a thread, rows wider than the registers
+# hold (read in several passes; the backward's workspace path), and rows left over at the end of
+# the backward's grid.
+SANITIZER_SHAPES = [
+    (9, 1),
+    (33, 7),
+    (130, 24),
+    (257, 1000),
+    (64, 4096),
+    (5, 8192),
+    (3, 40003),
+    (2, 131072),
+    (1000, 512),
+]
+
+
+def make_parameters(spec, cols: int, dtype: torch.dtype, device: torch.device) -> runner.Inputs:
+    # Near the identity (or, zero-centred, near 0), as a trained norm's weight is, and never zeros.
+    center = 0.0 if spec.zero_centered_weight else 1.0
+    parameters = {"weight": center + 0.1 * torch.randn(cols, dtype=torch.float32, device=device)}
+    if spec.has_bias:
+        parameters["bias"] = 0.1 * torch.randn(cols, dtype=torch.float32, device=device)
+    return {name: p.to(dtype).requires_grad_() for name, p in parameters.items()}
+
+
+def parameter_traffic(spec, pass_name: str) -> int:
+    # Each parameter is read by the forward; forward+backward reads it twice and writes its gradient.
+    count = 2 if spec.has_bias else 1
+    return count if pass_name == "forward" else 3 * count
+
+
+def liger(spec, device: torch.device) -> dict[str, runner.Impl]:
+    """Liger-Kernel's RMSNorm or LayerNorm on the same inputs, where it is installed (CUDA only)."""
+    if device.type != "cuda":
+        return {}
+    eps = spec.default_eps
+    try:
+        if spec.has_bias:
+            from liger_kernel.ops.layer_norm import LigerLayerNormFunction
+
+            return {"liger": lambda inputs: LigerLayerNormFunction.apply(*inputs.values(), eps)}
+        from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+    except ImportError:
+        return {}
+    offset, casting_mode = (1.0, "gemma") if spec.zero_centered_weight else (0.0, "llama")
+    return {
+        "liger": lambda inputs: LigerRMSNormFunction.apply(*inputs.values(), eps, offset, casting_mode, False)
+    }
+
+
+FAMILY = runner.Family(
+    name="row_norm",
+    describe=lambda spec: spec.formula,
+    default_shapes_cuda=DEFAULT_SHAPES_CUDA,
+    default_shapes_cpu=DEFAULT_SHAPES_CPU,
+    make_parameters=make_parameters,
+    parameter_traffic=parameter_traffic,
+    extra_arguments=lambda spec: (spec.default_eps,),
+    peers=liger,
+    meta=lambda spec: {
+        "norm": spec.norm,
+        "zero_centered_weight": spec.zero_centered_weight,
+        "eps": spec.default_eps,
+    },
+    sanitizer_shapes=SANITIZER_SHAPES,
+    sanitizer_dtypes=(
+        (torch.float32, torch.float32),
+        (torch.bfloat16, torch.bfloat16),
+        (torch.bfloat16, torch.float32),
+        (torch.float16, torch.float16),
+        (torch.float64, torch.float64),
+    ),
+)
+
+
+def main(op_name: str, argv: Sequence[str] | None = None) -> None:
+    runner.main(FAMILY, op_name, argv)
+
+
+def sanitize(op_name: str) -> None:
+    runner.sanitize(FAMILY, op_name)
