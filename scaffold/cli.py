@@ -70,6 +70,8 @@ def _gpu_bundle(args: argparse.Namespace) -> int:
 def _results_table(args: argparse.Namespace) -> int:
     if not args.write:
         print(results.tables())
+        print()
+        print(results.row_norm_tables())
         return 0
     for path in results.write():
         print(f"updated {path}")

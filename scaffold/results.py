@@ -414,20 +414,111 @@ def tables(results: Path = RESULTS_DIR) -> str:
     )
 
 
-def section_of(text: str) -> str:
-    start, end = text.index(START) + len(START), text.index(END)
-    return text[start:end].strip("\n")
+# ---------------------------------------------------------------------------------------------
+# The row normalization family: examples/generated_rmsnorm (RMSNorm) and the same template rendered
+# with LayerNorm (its results/norms/layer_norm/), each against eager, torch.compile and Liger-Kernel.
+# ---------------------------------------------------------------------------------------------
+ROW_NORM_RESULTS_DIR = render.EXAMPLES_ROOT / "generated_rmsnorm" / "benchmarks" / "results"
+ROW_NORM_START, ROW_NORM_END = "<!-- row-norm-results:start -->", "<!-- row-norm-results:end -->"
+_NORM_TITLES = {"rms_norm": "RMSNorm", "layer_norm": "LayerNorm"}
+
+
+def _row_norm_table(folder: Path, example: Path) -> list[str]:
+    """One norm's table: the example's own run (`folder` is `example`) or another norm's project."""
+    bench = _load(next(folder.glob("bench_*.json")))
+    suite = _load(folder / "gpu_suite.json")
+    env, meta = suite["environment"], bench["meta"]
+    peers = meta.get("peers", [])
+    names = ["ours", "eager", "compile", *peers]
+    labels = {"ours": "ours", "eager": "eager", "compile": "torch.compile", "liger": "Liger-Kernel"}
+    title = _NORM_TITLES.get(meta["norm"], meta["norm"])
+    if folder == example:
+        sources = sources_statement(suite, render.EXAMPLES_ROOT / "generated_rmsnorm")
+    else:
+        same = env.get("sources_sha256") == _load(example / "gpu_suite.json")["environment"].get("sources_sha256")
+        sources = "It measured the same family kernels as the RMSNorm run." if same else ""
+    lines = [
+        f"**{title}** (`{meta['op']}`, eps {meta['eps']:g}), measured {env['date'][:10]} on one {env['gpu']} "
+        f"(torch {env['torch']}, CUDA {env['torch_cuda']}, nvcc {env['nvcc']}"
+        f"{', Liger-Kernel ' + str(meta.get('liger_version')) if 'liger' in peers else ''}) by "
+        "`benchmarks/gpu_suite.py`. "
+        f"Tests: {suite['tests']['summary']}"
+        + (
+            "; compute-sanitizer: " + ", ".join(f"{s['tool']} {s['verdict']}" for s in suite["sanitizer"])
+            if suite.get("sanitizer")
+            else ""
+        )
+        + f". {sources}".rstrip(),
+        "",
+        "| dtype | shape | pass | ours per call | "
+        + " | ".join(f"{labels.get(k, k)} % of copy" for k in names)
+        + " | "
+        + " | ".join(f"vs {labels.get(k, k)}, device" for k in names[1:])
+        + " | peak MiB "
+        + " / ".join(labels.get(k, k) for k in names)
+        + " |",
+        "|" + "---|" * (4 + 2 * len(names)),
+    ]
+    for row in bench["results"]:
+        pct, device = row["pct_of_copy"], row.get("device_speedup") or {}
+        percentages = ["host-bound"] * len(names) if _host_bound(row) else [_pct(pct.get(k)) for k in names]
+        peak = row["peak_mib"]
+        lines.append(
+            f"| {row['dtype']} | {_shape(row)} | {row['pass']} | {_time(row['ms']['ours'])} | "
+            + " | ".join(percentages)
+            + " | "
+            + " | ".join(_times(device.get(k)) for k in names[1:])
+            + " | "
+            + ("-" if not peak else " / ".join("n/a" if peak.get(k) is None else f"{peak[k]:.0f}" for k in names))
+            + " |"
+        )
+    return lines
+
+
+def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
+    """The row normalization family's tables: the RMSNorm example, then the other norms' projects."""
+    if not (results / "gpu_suite.json").is_file():
+        return "The row normalization family has not been measured on a GPU yet."
+    bench_meta = _load(next(results.glob("bench_*.json")))["meta"]
+    lines = [
+        "The row normalization family's example, `examples/generated_rmsnorm/`, and the same template "
+        "rendered with LayerNorm. % of copy = the bytes the operator must move "
+        f"({bench_meta['floor_bytes']}) at the device-to-device copy rate measured in the same run, over "
+        "the device time of each implementation's kernels (calls replayed from a CUDA graph). 'vs X, "
+        "device' = X's device time over ours (above 1: ours is faster). 'ours per call' = median time of "
+        "one call as a program sees it. Where the copy itself takes under 20 us the host's launch time sets "
+        "the pace and no percentage is shown ('host-bound'). Peak memory: what one forward+backward "
+        "allocates beyond its inputs.",
+        "",
+        *_row_norm_table(results, results),
+    ]
+    norms = results / "norms"
+    for folder in sorted(norms.iterdir()) if norms.is_dir() else []:
+        lines += ["", *_row_norm_table(folder, results)]
+    return "\n".join(lines)
+
+
+# Each generated section of a README: its markers and what goes between them.
+SECTIONS = ((START, END, tables), (ROW_NORM_START, ROW_NORM_END, row_norm_tables))
+
+
+def section_of(text: str, start: str = START, end: str = END) -> str:
+    first, last = text.index(start) + len(start), text.index(end)
+    return text[first:last].strip("\n")
 
 
 def write(results: Path = RESULTS_DIR) -> list[Path]:
     """Replace the tables between the markers of each README; return the files that changed."""
     changed = []
-    generated = tables(results)
     for readme in READMES:
-        text = readme.read_text()
-        head, tail = text[: text.index(START) + len(START)], text[text.index(END) :]
-        updated = f"{head}\n{generated}\n{tail}"
-        if updated != text:
-            readme.write_text(updated)
+        text = original = readme.read_text()
+        for start, end, generate in SECTIONS:
+            if start not in text:
+                continue
+            generated = generate(results) if generate is tables else generate()
+            head, tail = text[: text.index(start) + len(start)], text[text.index(end) :]
+            text = f"{head}\n{generated}\n{tail}"
+        if text != original:
+            readme.write_text(text)
             changed.append(readme)
     return changed

@@ -18,7 +18,10 @@ def _shallow() -> bool:
 @pytest.mark.skipif(_shallow(), reason="the tables name a measured commit: a shallow clone or an archive lacks it")
 @pytest.mark.parametrize("readme", results.READMES, ids=lambda path: path.name)
 def test_readme_tables_match_the_recorded_results(readme):
-    assert results.section_of(readme.read_text()) == results.tables(), "run: scaffold results-table --write"
+    text = readme.read_text()
+    assert results.section_of(text) == results.tables(), "run: scaffold results-table --write"
+    start, end = results.ROW_NORM_START, results.ROW_NORM_END
+    assert results.section_of(text, start, end) == results.row_norm_tables(), "run: scaffold results-table --write"
 
 
 def test_the_example_passed_everything_on_the_gpu():

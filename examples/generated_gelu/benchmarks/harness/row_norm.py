@@ -12,6 +12,7 @@ that matches the operator ("llama": x_hat * weight; "gemma": x_hat * (1 + weight
 
 from __future__ import annotations
 
+import importlib.metadata
 from collections.abc import Sequence
 
 import torch
@@ -83,6 +84,13 @@ def liger(spec, device: torch.device) -> dict[str, runner.Impl]:
     }
 
 
+def liger_version() -> str | None:
+    try:
+        return importlib.metadata.version("liger-kernel")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 FAMILY = runner.Family(
     name="row_norm",
     describe=lambda spec: spec.formula,
@@ -96,6 +104,7 @@ FAMILY = runner.Family(
         "norm": spec.norm,
         "zero_centered_weight": spec.zero_centered_weight,
         "eps": spec.default_eps,
+        "liger_version": liger_version(),
     },
     sanitizer_shapes=SANITIZER_SHAPES,
     sanitizer_dtypes=(
