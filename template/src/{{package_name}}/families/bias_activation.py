@@ -15,6 +15,8 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
+from .checks import CPP_DTYPE_NAMES, check_grad_out, dtype_name
+
 Function = Callable[[Tensor, Tensor], Tensor]
 
 FUNCTION_DOC = """Return ``{activation}(x + bias)`` computed in one fused kernel.
@@ -109,23 +111,11 @@ class Layer(nn.Module):
         return f"num_features={self.num_features}"
 
 
-# The names C++ gives the dtypes in its messages.
-_CPP_DTYPE_NAMES = {
-    torch.float32: "Float",
-    torch.float64: "Double",
-    torch.float16: "Half",
-    torch.bfloat16: "BFloat16",
-}
-
-
 def _check_inputs(op: str, x: Tensor, bias: Tensor, grad_out: Tensor | None = None) -> None:
     """The checks of csrc/bias_activation/checks.h, with its exceptions and messages, for the fake
     kernels: torch.compile then refuses what the kernels refuse, and a call with a meta tensor (which
     runs the fake kernel) does not return a result the kernels would refuse to compute. A test checks
     that both refuse every bad input alike."""
-
-    def name(dtype: torch.dtype) -> str:
-        return _CPP_DTYPE_NAMES.get(dtype, str(dtype).removeprefix("torch.").capitalize())
 
     same_device = x.device == bias.device
     torch._check(
@@ -134,17 +124,18 @@ def _check_inputs(op: str, x: Tensor, bias: Tensor, grad_out: Tensor | None = No
             f"{op}: bias must be on the same device as x, but x is on {x.device} and bias is on {bias.device}"
         ),
     )
-    supported = x.dtype in _CPP_DTYPE_NAMES
+    supported = x.dtype in CPP_DTYPE_NAMES
     torch._check_type(
-        supported, lambda: f"{op}: x must be float32, float64, float16 or bfloat16, but got {name(x.dtype)}"
+        supported,
+        lambda: f"{op}: x must be float32, float64, float16 or bfloat16, but got {dtype_name(x.dtype)}",
     )
     half = x.dtype in (torch.float16, torch.bfloat16)
     allowed = bias.dtype == x.dtype or (half and bias.dtype == torch.float32)
     torch._check_type(
         allowed,
         lambda: (
-            f"{op}: bias must have the dtype of x ({name(x.dtype)}) or, for a float16 or "
-            f"bfloat16 x, float32, but got {name(bias.dtype)}"
+            f"{op}: bias must have the dtype of x ({dtype_name(x.dtype)}) or, for a float16 or "
+            f"bfloat16 x, float32, but got {dtype_name(bias.dtype)}"
         ),
     )
     torch._check_value(x.dim() >= 1, lambda: f"{op}: x must have at least 1 dimension, but got a 0-d tensor")
@@ -156,28 +147,8 @@ def _check_inputs(op: str, x: Tensor, bias: Tensor, grad_out: Tensor | None = No
             f"shape {list(bias.shape)}"
         ),
     )
-    if grad_out is None:
-        return
-    same_device = grad_out.device == x.device
-    torch._check(
-        same_device,
-        lambda: (
-            f"{op}: grad_out must be on the same device as x, but x is on {x.device} "
-            f"and grad_out is on {grad_out.device}"
-        ),
-    )
-    same_dtype = grad_out.dtype == x.dtype
-    torch._check_type(
-        same_dtype,
-        lambda: (
-            f"{op}: grad_out must have the same dtype as x ({name(x.dtype)}), but got {name(grad_out.dtype)}"
-        ),
-    )
-    same_shape = grad_out.shape == x.shape
-    torch._check_value(
-        same_shape,
-        lambda: f"{op}: grad_out must have the shape of x {list(x.shape)}, but got {list(grad_out.shape)}",
-    )
+    if grad_out is not None:
+        check_grad_out(op, x, grad_out)
 
 
 def _register_fakes(name: str) -> None:

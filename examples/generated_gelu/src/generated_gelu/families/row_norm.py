@@ -18,7 +18,8 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
-from .bias_activation import _CPP_DTYPE_NAMES, class_name
+from .bias_activation import class_name
+from .checks import CPP_DTYPE_NAMES, check_grad_out, dtype_name
 
 NORMS = ("rms_norm", "layer_norm")
 
@@ -204,10 +205,6 @@ class LayerNormLayer(nn.Module):
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
 
 
-def _dtype_name(dtype: torch.dtype) -> str:
-    return _CPP_DTYPE_NAMES.get(dtype, str(dtype).removeprefix("torch.").capitalize())
-
-
 def _check_parameter(op: str, name: str, x: Tensor, p: Tensor) -> None:
     same_device = p.device == x.device
     torch._check(
@@ -222,8 +219,8 @@ def _check_parameter(op: str, name: str, x: Tensor, p: Tensor) -> None:
     torch._check_type(
         allowed,
         lambda: (
-            f"{op}: {name} must have the dtype of x ({_dtype_name(x.dtype)}) or, for a float16 or "
-            f"bfloat16 x, float32, but got {_dtype_name(p.dtype)}"
+            f"{op}: {name} must have the dtype of x ({dtype_name(x.dtype)}) or, for a float16 or "
+            f"bfloat16 x, float32, but got {dtype_name(p.dtype)}"
         ),
     )
     fits = p.dim() == 1 and p.shape[0] == x.shape[-1]
@@ -241,10 +238,10 @@ def _check_inputs(
 ) -> None:
     """The checks of csrc/row_norm/checks.h, with its exceptions and messages, for the fake kernels
     (a test checks that both refuse every bad input alike)."""
-    supported = x.dtype in _CPP_DTYPE_NAMES
+    supported = x.dtype in CPP_DTYPE_NAMES
     torch._check_type(
         supported,
-        lambda: f"{op}: x must be float32, float64, float16 or bfloat16, but got {_dtype_name(x.dtype)}",
+        lambda: f"{op}: x must be float32, float64, float16 or bfloat16, but got {dtype_name(x.dtype)}",
     )
     torch._check_value(x.dim() >= 1, lambda: f"{op}: x must have at least 1 dimension, but got a 0-d tensor")
     _check_parameter(op, "weight", x, weight)
@@ -253,35 +250,14 @@ def _check_inputs(
         torch._check_type(
             bias.dtype == weight.dtype,
             lambda: (
-                f"{op}: bias must have the dtype of weight ({_dtype_name(weight.dtype)}), "
-                f"but got {_dtype_name(bias.dtype)}"
+                f"{op}: bias must have the dtype of weight ({dtype_name(weight.dtype)}), "
+                f"but got {dtype_name(bias.dtype)}"
             ),
         )
     finite = eps == eps and abs(eps) != float("inf") and eps >= 0
     torch._check_value(finite, lambda: f"{op}: eps must be a finite number >= 0, but got {eps}")
-    if grad_out is None:
-        return
-    same_device = grad_out.device == x.device
-    torch._check(
-        same_device,
-        lambda: (
-            f"{op}: grad_out must be on the same device as x, but x is on {x.device} "
-            f"and grad_out is on {grad_out.device}"
-        ),
-    )
-    same_dtype = grad_out.dtype == x.dtype
-    torch._check_type(
-        same_dtype,
-        lambda: (
-            f"{op}: grad_out must have the same dtype as x ({_dtype_name(x.dtype)}), "
-            f"but got {_dtype_name(grad_out.dtype)}"
-        ),
-    )
-    same_shape = grad_out.shape == x.shape
-    torch._check_value(
-        same_shape,
-        lambda: f"{op}: grad_out must have the shape of x {list(x.shape)}, but got {list(grad_out.shape)}",
-    )
+    if grad_out is not None:
+        check_grad_out(op, x, grad_out)
 
 
 def _register_fakes(name: str, has_bias: bool, default_eps: float) -> None:
