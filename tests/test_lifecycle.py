@@ -110,8 +110,8 @@ def generated(template_repo, tmp_path) -> Path:
 
 
 # An operator's benchmark entry points, rendered for the bias + activation family only.
-BENCH_TEMPLATE = "benchmarks/{% if family == 'bias_activation' %}bench_{{op_name}}.py{% endif %}.jinja"
-SANITIZE_TEMPLATE = "benchmarks/{% if family == 'bias_activation' %}sanitize_{{op_name}}.py{% endif %}.jinja"
+BENCH_TEMPLATE = "benchmarks/bench_{{op_name}}.py.jinja"
+SANITIZE_TEMPLATE = "benchmarks/sanitize_{{op_name}}.py.jinja"
 GRAIN = "constexpr int64_t kGrainElements = 32768;"
 OWNER_GRAIN = "constexpr int64_t kGrainElements = 65536;  // owner: larger tasks"
 TEMPLATE_GRAIN = "constexpr int64_t kGrainElements = 16384;  // v0.2.0"

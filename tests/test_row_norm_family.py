@@ -30,7 +30,10 @@ def _git_identity(monkeypatch):
 @pytest.mark.parametrize("answers", NORM_ANSWERS, ids=NORM_IDS)
 def test_each_norm_renders_its_operator(render_project, answers):
     rendered = render_project(**answers)
-    op_name = yaml.safe_load((rendered / ".copier-answers.yml").read_text())["op_name"]
+    answers_file = yaml.safe_load((rendered / ".copier-answers.yml").read_text())
+    op_name, package = answers_file["op_name"], answers_file["package_name"]
+    # The project's default name follows from the family and the norm.
+    assert package == ("fused_layernorm" if answers.get("norm") == "layer_norm" else "fused_rmsnorm")
     assert op_name == dict(zip(map(str, NORM_ANSWERS), NORM_IDS, strict=True))[str(answers)]
     for path in (p for p in rendered.rglob("*") if p.is_file()):
         relative = path.relative_to(rendered).as_posix()
@@ -38,13 +41,12 @@ def test_each_norm_renders_its_operator(render_project, answers):
         if path.suffix == ".py":
             py_compile.compile(str(path), doraise=True, cfile=str(path) + ".check")
             path.with_name(path.name + ".check").unlink()
-    package = "fused_bias_activation"
     operator_files = (f"csrc/{op_name}.h", f"csrc/{op_name}.cpp", f"src/{package}/ops/{op_name}.py")
     for expected in (*operator_files, f"csrc/{op_name}_cuda.cu", f"tests/test_{op_name}.py"):
         assert (rendered / expected).is_file(), expected
-    # Not written yet for this family (issue 11): its benchmark and sanitizer workload.
-    for absent in (f"benchmarks/bench_{op_name}.py", f"benchmarks/sanitize_{op_name}.py"):
-        assert not (rendered / absent).exists(), absent
+    # The family's benchmark and sanitizer workload, through the operator's entry points.
+    for entry in (f"benchmarks/bench_{op_name}.py", f"benchmarks/sanitize_{op_name}.py"):
+        assert "from harness.row_norm import" in (rendered / entry).read_text(), entry
     assert f"ROW_NORM_CUDA_KERNELS({package}," in (rendered / f"csrc/{op_name}_cuda.cu").read_text()
     header = (rendered / f"csrc/{op_name}.h").read_text()
     layer_norm = answers.get("norm") == "layer_norm"

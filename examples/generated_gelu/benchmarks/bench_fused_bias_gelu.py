@@ -1,8 +1,7 @@
 """Benchmark of the operator fused_bias_gelu.
 
-The bias activation family's benchmark (benchmarks/harness/bias_activation.py, run by
-benchmarks/harness/runner.py; --help says more): against PyTorch eager, torch.compile,
-and a device-to-device copy.
+The bias activation family's benchmark (benchmarks/harness/bias_activation.py, run by runner.py; --help says
+more): against PyTorch eager, torch.compile and a device-to-device copy.
 """
 
 from harness.bias_activation import main

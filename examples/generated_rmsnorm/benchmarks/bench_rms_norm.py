@@ -1,8 +1,7 @@
 """Benchmark of the operator rms_norm.
 
-The row norm family's benchmark (benchmarks/harness/row_norm.py, run by
-benchmarks/harness/runner.py; --help says more): against PyTorch eager, torch.compile,
-Liger-Kernel where it is installed, and a device-to-device copy.
+The row norm family's benchmark (benchmarks/harness/row_norm.py, run by runner.py; --help says
+more): against PyTorch eager, torch.compile, Liger-Kernel where it is installed, and a device-to-device copy.
 """
 
 from harness.row_norm import main
