@@ -1,4 +1,4 @@
-"""Lab RN1 (issue 11): device time of the row-norm kernels against eager and Liger-Kernel, and the copy.
+"""Lab RN4 (issue 11): device time of the row-norm kernels against eager and Liger-Kernel, and the copy.
 
 Device time = the sum of the CUDA kernels' durations per call from torch.profiler (10 calls after 3
 warm-up calls, buffers rotated past 3x L2). forward: y = f(x); forward+backward: y = f(x) and
@@ -16,10 +16,18 @@ import torch.nn.functional as F
 from torch.profiler import ProfilerActivity, profile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+VARIANT = os.environ.get("LAB_VARIANT", "")  # rms<VARIANT>/, layer<VARIANT>/: builds of one candidate
+IMPLS = os.environ.get("LAB_IMPLS", "ours,eager,liger").split(",")
 for project in ("rms", "layer"):
-    sys.path.insert(0, os.path.join(HERE, project, "src"))
-import lnlab  # noqa: E402
-import rmslab  # noqa: E402
+    sys.path.insert(0, os.path.join(HERE, project + VARIANT, "src"))
+try:  # a call may build one of the two
+    import lnlab  # noqa: E402
+except ImportError:
+    lnlab = None
+try:
+    import rmslab  # noqa: E402
+except ImportError:
+    rmslab = None
 
 try:
     from liger_kernel.transformers import LigerLayerNorm, LigerRMSNorm
@@ -28,7 +36,7 @@ except Exception as error:  # noqa: BLE001
     LigerRMSNorm = LigerLayerNorm = None
 
 SHAPES = [(32768, 4096), (8192, 8192), (4096, 16384), (1024, 65536), (4096, 1024)]
-DTYPES = [torch.bfloat16, torch.float32]
+DTYPES = [getattr(torch, d) for d in os.environ.get("LAB_DTYPES", "bfloat16,float32").split(",")]
 EPS = 1e-6
 
 
@@ -82,7 +90,7 @@ def impls(norm, n, dtype):
 def main():
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     rows = []
-    for norm in ("rms", "layer"):
+    for norm in os.environ.get("LAB_NORMS", "rms,layer").split(","):
         for dtype in DTYPES:
             for shape in SHAPES:
                 numel = math.prod(shape)
@@ -99,6 +107,8 @@ def main():
                 cp = copy_ms(sets)
                 line = {"norm": norm, "dtype": str(dtype)[6:], "shape": list(shape), "copy_ms": cp}
                 for name, (fn, params) in impls(norm, shape[1], dtype).items():
+                    if name not in IMPLS:
+                        continue
                     with torch.no_grad():
                         fwd = kernel_ms(lambda s, fn=fn: fn(s["x"]), sets)
 
@@ -118,7 +128,7 @@ def main():
                 rows.append(line)
                 del sets
                 torch.cuda.empty_cache()
-    with open(os.path.join(os.environ.get("OUT", "/tmp"), "lab_rn3.json"), "w") as f:
+    with open(os.path.join(os.environ.get("OUT", "/tmp"), os.environ.get("LAB_JSON", "lab.json")), "w") as f:
         json.dump(rows, f, indent=1)
 
 
