@@ -3,18 +3,25 @@
 // (double for float64), 16-byte vectors where N and the pointers allow, one element at a time where
 // not. An operator's .cu registers them with ROW_NORM_CUDA_KERNELS (at the end of this file).
 //
-// Forward: the row is read once into registers (up to kForwardItems vectors a thread), reduced
-// (LayerNorm: the mean, then the squares of the deviations from it, from the registers), normalized
-// and written. Rows wider than the registers hold are read again for each step (from L2).
+// Forward: the row is read once into registers (up to kForwardItems vectors a thread), the weight
+// (and bias) read while the row's statistics are reduced, then the row is normalized and written.
+// One reduction a row: RMSNorm's sum of squares, or LayerNorm's (count, mean, sum of squared
+// deviations) of each thread's elements, combined across the row with Chan's formula. Rows wider
+// than one block's registers are split over a thread block cluster (sm_90 and newer: each block
+// keeps its slice in registers, the statistics are combined through distributed shared memory), or,
+// where clusters are not available or do not suffice, read again for each step (from L2).
 //
-// Backward: a grid of about as many blocks as the GPU holds at once walks the rows. For each row
-// one read of x and grad_out (kept in registers) gives the sums the formula needs (one reduction),
-// then the thread writes grad_x and adds grad_out * x_hat (and grad_out) into the thread's own
-// columns of grad_weight (grad_bias), in registers. Each row group then writes its sums as one row
-// of a float32 workspace, and a second kernel adds those rows column by column in a fixed order:
-// the same bits on every run on one GPU (the grid, and so the order, follows the GPU's size). Rows
-// wider than the registers hold keep those sums in the workspace instead (one row per block, x and
-// grad_out read again from L1 or L2 for grad_x).
+// Backward: a grid of about as many blocks (or clusters) as the GPU holds at once walks the rows.
+// With 16-byte vectors, each block copies its next row's x and grad_out into shared memory
+// (cp.async) while it works on the current one. One read of a row gives the sums the formula needs
+// (one reduction), then the thread writes grad_x and adds grad_out * x_hat (and grad_out) into the
+// thread's own columns of grad_weight (grad_bias), in registers. Each row group then writes its sums
+// as one row of a float32 workspace, and a second kernel adds those rows column by column in a fixed
+// order: the same bits on every run on one GPU (the grid, and so the order, follows the GPU's
+// size). Wider rows are split over a cluster, each block owning a fixed slice of the columns of
+// every row, so its sums stay in registers too; where clusters are not available or do not suffice
+// the sums are kept in the workspace instead (one row per block, x and grad_out read again from L1
+// or L2 for grad_x).
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -24,6 +31,7 @@
 #include <ATen/ops/zeros.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <cooperative_groups.h>
 #include <torch/library.h>
 
 #include <algorithm>
@@ -37,6 +45,17 @@
 #include "row_norm/checks.h"
 #include "row_norm/registration.h"
 
+// Thread block clusters and their distributed shared memory exist from sm_90 on. The host side asks
+// each kernel for the architecture it was compiled for (kernel_has_clusters) and launches clusters
+// only where this is set, so a build for older GPUs compiles and runs without them.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define ROW_NORM_CLUSTERS 1
+#endif
+// cp.async (a copy from global to shared memory that does not pass through registers), sm_80 on.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define ROW_NORM_CP_ASYNC 1
+#endif
+
 namespace generated_gelu::row_norm::cuda {
 
 // A row takes at most this many threads; wider rows give each thread more vectors.
@@ -47,9 +66,24 @@ constexpr int kSmallRowBlockThreads = 128;
 // columns of grad_weight and grad_bias, kBackwardItems x the vector width each).
 constexpr int kForwardItems = 8;
 constexpr int kBackwardItems = 4;
+// The forward reads the weight and bias of the thread's columns into registers before the row's
+// reduction (so their latency is hidden behind it) where they take at most kPrefetchParameterBytes
+// a thread, or kPrefetchWeightBytes for a 16-bit weight without a bias; beyond, after it, as the
+// normalization needs them. Lab RN5 (H200): with 128 bytes for every case, the float32 RMSNorm
+// forward at 8192 x 8192 ran at 77% of the copy rate (64: 96%), the bfloat16 LayerNorm at
+// 32768 x 4096 at 61% (64: 66%); with 64, the bfloat16 RMSNorm at 4096 x 16384 at 84% (128: 100%).
+constexpr int kPrefetchParameterBytes = 64;
+constexpr int kPrefetchWeightBytes = 128;
+// Blocks of a cluster that shares one row: the fewest of 2, 4, 8 whose blocks hold the row in
+// registers (8 is the largest cluster every GPU with clusters supports).
+constexpr int kMaxCluster = 8;
 // The parameter gradients' second kernel: threads per column strip, and columns per block.
 constexpr int kSumColumns = 32;
 constexpr int kSumRowsInFlight = 8;
+// The backward's staging of the next row in shared memory: stages (the row being worked on and the
+// next one) and tensors (x, grad_out).
+constexpr int kStages = 2;
+constexpr int kStagedTensors = 2;
 
 // How the threads of a block share its rows: row_threads threads a row (a power of two up to a warp,
 // else a multiple of the warp and one row a block), rows_per_block rows a block.
@@ -74,10 +108,10 @@ inline RowGeometry make_row_geometry(int64_t col_vecs, int items) {
 
 // Vectors a thread: the smallest of {1, 4, most} that covers the row with at most
 // kPreferredRowThreads threads, else with at most kMaxRowThreads, else 0 (the row is then read in
-// several passes). Several vectors a thread keep more bytes in flight per thread than one vector
-// each on more threads: at 32768 x 4096 in bfloat16 on an H200 (lab RN1 of the example's
-// benchmarks/results/runs/), one vector a thread on 512 threads took the RMSNorm forward to 53% of the
-// copy rate, four vectors on 256 threads in float32 to 99%.
+// several passes, or split over a cluster). Several vectors a thread keep more bytes in flight per
+// thread than one vector each on more threads: at 32768 x 4096 in bfloat16 on an H200 (lab RN1 of
+// the example's benchmarks/results/runs/), one vector a thread on 512 threads took the RMSNorm
+// forward to 53% of the copy rate, four vectors on 256 threads in float32 to 99%.
 constexpr int kPreferredRowThreads = 256;
 
 inline int pick_items(int64_t col_vecs, int most) {
@@ -89,30 +123,172 @@ inline int pick_items(int64_t col_vecs, int most) {
   return 0;
 }
 
-// The sum over the row_threads threads of each row group of each of the K values, the same bits in
-// every thread of the group. smem: K * kWarp values, used where a row spans several warps (then the
-// block holds that one row, and every thread of the block must call this).
-template <int K, typename T>
-__device__ __forceinline__ void row_sum(T (&v)[K], int row_threads, T* smem) {
-  const int width = row_threads < core::kWarp ? row_threads : core::kWarp;
-  for (int offset = width / 2; offset > 0; offset /= 2) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) v[k] += __shfl_xor_sync(0xffffffffu, v[k], offset);
+// The cluster size that splits a row of `col_vecs` vectors into slices of at most `items` vectors a
+// thread on `threads_first` threads a block, else on kMaxRowThreads, or 1 where none up to
+// kMaxCluster does.
+// Lab RN5 (H200): the forward ran faster on slices of kPreferredRowThreads threads (float32 RMSNorm
+// at 1024 x 65536: 73% of the copy rate against 68% on kMaxRowThreads), the backward on slices of
+// kMaxRowThreads (float32 RMSNorm forward+backward at 4096 x 16384: 74% against 68%): fewer blocks a
+// row, fewer cluster barriers for the same bytes.
+constexpr int kForwardClusterThreads = kPreferredRowThreads;
+constexpr int kBackwardClusterThreads = kMaxRowThreads;
+
+inline int pick_cluster(int64_t col_vecs, int items, int threads_first) {
+  for (int threads : {threads_first, kMaxRowThreads}) {
+    for (int cluster = 2; cluster <= kMaxCluster; cluster *= 2) {
+      if ((col_vecs + cluster - 1) / cluster <= static_cast<int64_t>(items) * threads) return cluster;
+    }
   }
-  if (row_threads <= core::kWarp) return;
+  return 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions
+// ---------------------------------------------------------------------------------------------
+// Products and sums rounded as written (no fused multiply-add), so that a combination of (a, b)
+// and of (b, a) gives the same bits: the partners of a butterfly then hold the same statistics.
+__device__ __forceinline__ float mul_rn(float a, float b) {
+  return __fmul_rn(a, b);
+}
+__device__ __forceinline__ double mul_rn(double a, double b) {
+  return __dmul_rn(a, b);
+}
+__device__ __forceinline__ float add_rn(float a, float b) {
+  return __fadd_rn(a, b);
+}
+__device__ __forceinline__ double add_rn(double a, double b) {
+  return __dadd_rn(a, b);
+}
+// a / b for the combinations: in float the fast division (a reciprocal approximation and a product,
+// within 2 ulp) rather than IEEE division's longer sequence, which lies on the reduction's critical
+// path up to ten times a row (lab RN5, H200: the float32 LayerNorm forward at 32768 x 4096 ran at 56%
+// of the copy rate with IEEE division, 84% with this); double keeps the exact division.
+__device__ __forceinline__ float divide(float a, float b) {
+  return __fdividef(a, b);
+}
+__device__ __forceinline__ double divide(double a, double b) {
+  return a / b;
+}
+
+// The statistics of a set of elements: RMSNorm needs their sum of squares (m2), LayerNorm their
+// count, mean and sum of squared deviations from the mean (m2). Two sets combine with Chan's
+// formula, exact in any order up to rounding and free of the cancellation that E[x^2] - E[x]^2
+// suffers where the mean is large against the spread.
+template <typename T, bool kCentered>
+struct Moments {
+  T count, mean, m2;  // no initializers: __shared__ arrays of it must be trivially constructible
+
+  __device__ __forceinline__ static Moments combine(const Moments& a, const Moments& b) {
+    if constexpr (!kCentered) {
+      return {0, 0, a.m2 + b.m2};
+    } else {
+      if (a.count == T(0)) return b;
+      if (b.count == T(0)) return a;
+      const T n = a.count + b.count;
+      const T d = b.mean - a.mean;  // its sign differs between the partners, its square does not
+      const T mean = divide(add_rn(mul_rn(a.count, a.mean), mul_rn(b.count, b.mean)), n);
+      const T m2 = add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(d, d), divide(mul_rn(a.count, b.count), n)));
+      return {n, mean, m2};
+    }
+  }
+
+  __device__ __forceinline__ Moments shuffle_xor(int offset) const {
+    Moments other{};
+    other.m2 = __shfl_xor_sync(0xffffffffu, m2, offset);
+    if constexpr (kCentered) {
+      other.count = __shfl_xor_sync(0xffffffffu, count, offset);
+      other.mean = __shfl_xor_sync(0xffffffffu, mean, offset);
+    }
+    return other;
+  }
+};
+
+// K sums that combine by addition (the backward's).
+template <typename T, int K>
+struct Sums {
+  T v[K];
+
+  __device__ __forceinline__ static Sums combine(const Sums& a, const Sums& b) {
+    Sums out{};
+#pragma unroll
+    for (int k = 0; k < K; ++k) out.v[k] = a.v[k] + b.v[k];
+    return out;
+  }
+
+  __device__ __forceinline__ Sums shuffle_xor(int offset) const {
+    Sums other{};
+#pragma unroll
+    for (int k = 0; k < K; ++k) other.v[k] = __shfl_xor_sync(0xffffffffu, v[k], offset);
+    return other;
+  }
+};
+
+// The combination over the row_threads threads of each row group, the same bits in every thread of
+// the group (a butterfly of symmetric combinations). smem: kWarp values, used where a row spans
+// several warps (then the block holds that one row, and every thread of the block must call this).
+template <typename S>
+__device__ __forceinline__ S row_reduce(S value, int row_threads, S* smem) {
+  const int width = row_threads < core::kWarp ? row_threads : core::kWarp;
+  for (int offset = width / 2; offset > 0; offset /= 2) value = S::combine(value, value.shuffle_xor(offset));
+  if (row_threads <= core::kWarp) return value;
   const int warp = threadIdx.x / core::kWarp, lane = threadIdx.x % core::kWarp;
   const int warps = row_threads / core::kWarp;
-  __syncthreads();  // every thread is done with the previous sum's smem
-  if (lane == 0) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) smem[k * core::kWarp + warp] = v[k];
-  }
+  __syncthreads();  // every thread is done with the previous reduction's smem
+  if (lane == 0) smem[warp] = value;
   __syncthreads();
-#pragma unroll
-  for (int k = 0; k < K; ++k) v[k] = lane < warps ? smem[k * core::kWarp + lane] : T(0);
+  value = lane < warps ? smem[lane] : S{};
   for (int offset = core::kWarp / 2; offset > 0; offset /= 2) {
+    value = S::combine(value, value.shuffle_xor(offset));
+  }
+  return value;
+}
+
+// The combination of each block's `value` over the blocks of the cluster, in the order of their
+// ranks, so that every block gets the same bits. slot: this block's shared memory for its value (a
+// slot the other blocks may read until the next cluster barrier). Every thread of the cluster must
+// call this; the caller must pass one more cluster barrier before a block ends or reuses the slot.
+template <typename S>
+__device__ __forceinline__ S cluster_reduce(const S& value, S* slot, int cluster) {
+#ifdef ROW_NORM_CLUSTERS
+  const auto group = cooperative_groups::this_cluster();
+  if (threadIdx.x == 0) *slot = value;
+  group.sync();
+  S total = *group.map_shared_rank(slot, 0);
+  for (int rank = 1; rank < cluster; ++rank) total = S::combine(total, *group.map_shared_rank(slot, rank));
+  return total;
+#else
+  return value;  // never launched with a cluster (see kernel_has_clusters)
+#endif
+}
+
+__device__ __forceinline__ void cluster_sync() {
+#ifdef ROW_NORM_CLUSTERS
+  cooperative_groups::this_cluster().sync();
+#endif
+}
+
+__device__ __forceinline__ unsigned cluster_rank() {
+#ifdef ROW_NORM_CLUSTERS
+  return cooperative_groups::this_cluster().block_rank();
+#else
+  return 0;
+#endif
+}
+
+// Makes the compiler forget what v holds (an empty asm statement that may change each 32-bit word),
+// so that v is converted to opmath_t again where it is used next instead of the converted values
+// being kept from an earlier use through the row's reduction (nvcc 13.0, sm_90a: the bfloat16
+// RMSNorm forward at eight vectors a thread took 128 registers and 88 bytes of spills without it,
+// 110 registers and none with it).
+template <typename T, int kVec>
+__device__ __forceinline__ void forget(core::Vector<T, kVec>& v) {
+  constexpr int kWords = static_cast<int>(sizeof(v)) / 4;
+  if constexpr (kWords * 4 == static_cast<int>(sizeof(v))) {
+    uint32_t words[kWords];
+    memcpy(words, &v, sizeof(v));
 #pragma unroll
-    for (int k = 0; k < K; ++k) v[k] += __shfl_xor_sync(0xffffffffu, v[k], offset);
+    for (int k = 0; k < kWords; ++k) asm volatile("" : "+r"(words[k]));
+    memcpy(&v, words, sizeof(v));
   }
 }
 
@@ -127,93 +303,163 @@ __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, in
 // Forward
 // ---------------------------------------------------------------------------------------------
 // kItems vectors a thread of each of `passes` slices of the row; kCached: one slice, kept in
-// registers between the steps.
+// registers between the steps. cluster > 1: the blocks of a cluster share one row, block r of it
+// taking the r-th slice of kItems x row_threads vectors (passes is then 1).
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kCached>
 __global__ void __launch_bounds__(kMaxRowThreads)
     forward_kernel(const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
                    const param_t* __restrict__ bias, scalar_t* __restrict__ y, int64_t rows, int64_t cols,
-                   int row_threads, int passes, at::opmath_type<scalar_t> eps) {
+                   int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
+  using P = core::Vector<param_t, kVec>;
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
-  __shared__ opmath_t smem[2 * core::kWarp];
+  constexpr bool kBias = Norm<opmath_t>::kBias;
+  constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
+  constexpr int kParameterBytes = kItems * static_cast<int>(sizeof(P)) * (kBias ? 2 : 1);
+  constexpr bool kPrefetch =
+      kCached && (kParameterBytes <= kPrefetchParameterBytes ||
+                  (!kBias && sizeof(param_t) == 2 && kParameterBytes <= kPrefetchWeightBytes));
+  using M = Moments<opmath_t, kCentered>;
+  __shared__ M smem[core::kWarp];
+  __shared__ M cluster_slot;
   const int t = threadIdx.x % row_threads;
-  const int64_t row =
-      static_cast<int64_t>(blockIdx.x) * (blockDim.x / row_threads) + threadIdx.x / row_threads;
-  const bool active = row < rows;  // inactive threads still take part in the sums
+  const int64_t block_row = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
+  const int64_t row = block_row * (blockDim.x / row_threads) + threadIdx.x / row_threads;
+  const bool active = row < rows;  // inactive threads still take part in the reductions
   const int64_t col_vecs = cols / kVec;
+  const int64_t first = cluster > 1 ? static_cast<int64_t>(cluster_rank()) * kItems * row_threads : 0;
   const V* x_row = reinterpret_cast<const V*>(x + (active ? row : 0) * cols);
+  const P* w_vecs = reinterpret_cast<const P*>(weight);
+  const P* b_vecs = reinterpret_cast<const P*>(bias);
+  if (kCached) passes = 1;
   V items[kItems];
+  P w_items[kPrefetch ? kItems : 1], b_items[kPrefetch && kBias ? kItems : 1];
   const auto column = [&](int pass, int i) {
-    return (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
+    return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
   };
+  const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
   const auto load = [&](int pass) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const int64_t j = column(pass, i);
-      if (active && j < col_vecs) items[i] = x_row[j];
+      if (valid(pass, i)) items[i] = x_row[column(pass, i)];
     }
   };
-  // Sum of x (LayerNorm) or of x^2 (RMSNorm).
-  opmath_t sum[1] = {0};
+  // The statistics of the thread's elements: their sum of squares (RMSNorm), or their count, mean
+  // and squared deviations from that mean (LayerNorm: a second look at the registers), one pass
+  // at a time, the passes combined.
+  M stats{};
   for (int pass = 0; pass < passes; ++pass) {
     load(pass);
+    if (pass == 0 && kPrefetch) {
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) {
+        if (!valid(0, i)) continue;
+        w_items[i] = w_vecs[column(0, i)];
+        if constexpr (kBias) b_items[i] = b_vecs[column(0, i)];
+      }
+    }
+    M part{};
+    opmath_t sum = 0;
+    int count = 0;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      if (!active || column(pass, i) >= col_vecs) continue;
+      if (!valid(pass, i)) continue;
       opmath_t f[kVec];
       core::load_opmath(items[i], f);
+      count += kVec;
 #pragma unroll
-      for (int e = 0; e < kVec; ++e) sum[0] += kCentered ? f[e] : f[e] * f[e];
+      for (int e = 0; e < kVec; ++e) sum += kCentered ? f[e] : f[e] * f[e];
     }
+    if constexpr (kCentered) {
+      if (count > 0) {
+        part.count = static_cast<opmath_t>(count);
+        part.mean = sum / part.count;
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) {
+          if (!valid(pass, i)) continue;
+          opmath_t f[kVec];
+          core::load_opmath(items[i], f);
+#pragma unroll
+          for (int e = 0; e < kVec; ++e) part.m2 += (f[e] - part.mean) * (f[e] - part.mean);
+        }
+      }
+    } else {
+      part.m2 = sum;
+    }
+    stats = M::combine(stats, part);
   }
-  row_sum(sum, row_threads, smem);
+  stats = row_reduce(stats, row_threads, smem);
+  if (cluster > 1) stats = cluster_reduce(stats, &cluster_slot, cluster);
   const opmath_t n = static_cast<opmath_t>(cols);
-  opmath_t mean = 0, variance = sum[0] / n;
-  if constexpr (kCentered) {
-    mean = sum[0] / n;
-    opmath_t squares[1] = {0};
+  const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
+  const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / n + eps);
+  if (active) {
+    V* y_row = reinterpret_cast<V*>(y + row * cols);
     for (int pass = 0; pass < passes; ++pass) {
       if (!kCached) load(pass);
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
-        if (!active || column(pass, i) >= col_vecs) continue;
-        opmath_t f[kVec];
+        if (!valid(pass, i)) continue;
+        const int64_t j = column(pass, i);
+        opmath_t f[kVec], w[kVec], b[kVec];
+        forget(items[i]);
         core::load_opmath(items[i], f);
+        if constexpr (kPrefetch) {
+          forget(w_items[i]);
+          core::load_opmath(w_items[i], w);
+          if constexpr (kBias) forget(b_items[i]), core::load_opmath(b_items[i], b);
+        } else {
+          load_parameter<opmath_t, param_t, kVec>(weight, j, w);
+          if constexpr (kBias) load_parameter<opmath_t, param_t, kVec>(bias, j, b);
+        }
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) squares[0] += (f[e] - mean) * (f[e] - mean);
+        for (int e = 0; e < kVec; ++e) {
+          f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);
+          if constexpr (kBias) f[e] += b[e];
+        }
+        y_row[j] = core::round_to<scalar_t, kVec>(f);
       }
     }
-    row_sum(squares, row_threads, smem);
-    variance = squares[0] / n;
   }
-  const opmath_t rstd = opmath_t(1) / sqrt(variance + eps);
-  if (!active) return;
-  V* y_row = reinterpret_cast<V*>(y + row * cols);
-  for (int pass = 0; pass < passes; ++pass) {
-    if (!kCached) load(pass);
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      const int64_t j = column(pass, i);
-      if (j >= col_vecs) continue;
-      opmath_t f[kVec], w[kVec], b[kVec];
-      core::load_opmath(items[i], f);
-      load_parameter<opmath_t, param_t, kVec>(weight, j, w);
-      if constexpr (Norm<opmath_t>::kBias) load_parameter<opmath_t, param_t, kVec>(bias, j, b);
-#pragma unroll
-      for (int e = 0; e < kVec; ++e) {
-        f[e] = (f[e] - mean) * rstd * (w[e] + opmath_t(Norm<opmath_t>::kWeightOffset));
-        if constexpr (Norm<opmath_t>::kBias) f[e] += b[e];
-      }
-      y_row[j] = core::round_to<scalar_t, kVec>(f);
-    }
-  }
+  if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slot
 }
 
 // ---------------------------------------------------------------------------------------------
 // Backward
 // ---------------------------------------------------------------------------------------------
+// 16 bytes from global to shared memory, asynchronously where the GPU can (cp.async, sm_80 on),
+// then the wait for all but the `kPending` latest groups of such copies of this thread.
+__device__ __forceinline__ void copy_async_16(void* smem, const void* global) {
+#ifdef ROW_NORM_CP_ASYNC
+  const unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global) : "memory");
+#else
+  *reinterpret_cast<uint4*>(smem) = *reinterpret_cast<const uint4*>(global);
+#endif
+}
+
+__device__ __forceinline__ void commit_async() {
+#ifdef ROW_NORM_CP_ASYNC
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+template <int kPending>
+__device__ __forceinline__ void wait_async() {
+#ifdef ROW_NORM_CP_ASYNC
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
+// The shared memory a block of the backward stages its next rows in: kStages x (x, grad_out) x the
+// block's threads x kItems vectors of 16 bytes (only where kStaged).
+template <int kItems>
+constexpr size_t staging_bytes(int block_threads) {
+  return static_cast<size_t>(kStages) * kStagedTensors * block_threads * kItems * core::kMaxVectorBytes;
+}
+
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) (RMSNorm: without mean(w dy)),
 // with w = weight (+ 1 for a zero-centred weight) and x_hat = (x - mean) * rstd.
 //
@@ -224,87 +470,154 @@ __global__ void __launch_bounds__(kMaxRowThreads)
 // partial: rows of float sums of grad_out * x_hat (then, with a bias, of grad_out), one per row
 // group of the grid ([2][partial_rows][cols] with a bias). kInRegisters: the thread's columns of
 // them are summed in registers and written once; else (one row group a block, rows wider than the
-// registers hold) they are added in the workspace row by row.
+// registers hold) they are added in the workspace row by row. cluster > 1 (kInRegisters only): the
+// blocks of a cluster walk the same rows, block r owning the r-th slice of kItems x row_threads
+// vectors of every row, the row's sums combined over the cluster.
+//
+// kStaged (kInRegisters with 16-byte vectors): while a row is worked on, the block's next row is
+// copied into shared memory (each thread copies, and later reads, only its own columns, so a
+// thread's wait for its copies suffices), so that a block keeps reads in flight through the row's
+// reductions and arithmetic, which a block that reads each row when it gets to it does not.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kInRegisters>
 __global__ void __launch_bounds__(kMaxRowThreads)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ x,
                     const param_t* __restrict__ weight, scalar_t* __restrict__ grad_x,
                     at::opmath_type<scalar_t>* __restrict__ partial, int64_t rows, int64_t cols,
-                    int row_threads, int passes, at::opmath_type<scalar_t> eps) {
+                    int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
   constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
-  __shared__ opmath_t smem[2 * core::kWarp * 2];
+  constexpr bool kStaged = kInRegisters && sizeof(V) == core::kMaxVectorBytes;
+  // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
+  using S = Sums<opmath_t, kCentered ? 4 : 2>;
+  __shared__ S smem[core::kWarp];
+  // The row's sums for the other blocks of the cluster, in the slot of the row's stage (they
+  // alternate): a block writes a slot again two rows later, after every block has passed the
+  // barrier of the row between, and so has read it.
+  __shared__ S cluster_slots[2];
+  extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
   const int t = threadIdx.x % row_threads;
   const int64_t col_vecs = cols / kVec;
-  const int64_t partial_rows = static_cast<int64_t>(gridDim.x) * rows_per_block;
-  opmath_t* partial_weight = partial + (static_cast<int64_t>(blockIdx.x) * rows_per_block + group) * cols;
+  const int64_t block_index = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
+  const int64_t blocks = cluster > 1 ? gridDim.x / cluster : gridDim.x;
+  const int64_t partial_rows = blocks * rows_per_block;
+  const int64_t first = cluster > 1 ? static_cast<int64_t>(cluster_rank()) * kItems * row_threads : 0;
+  opmath_t* partial_weight = partial + (block_index * rows_per_block + group) * cols;
   opmath_t* partial_bias = partial_weight + partial_rows * cols;
   opmath_t acc_w[kInRegisters ? kItems : 1][kVec] = {};
   opmath_t acc_b[kInRegisters && kBias ? kItems : 1][kVec] = {};
+  if (kInRegisters) passes = 1;
   const auto column = [&](int pass, int i) {
-    return (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
+    return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
+  };
+  // This thread's staged vector i of tensor (0: x, 1: grad_out) in stage s.
+  const auto staged = [&](int s, int tensor, int i) {
+    return reinterpret_cast<V*>(staging) +
+           ((static_cast<int64_t>(s) * kStagedTensors + tensor) * blockDim.x + group * row_threads) * kItems +
+           static_cast<int64_t>(i) * row_threads + t;
+  };
+  // Starts the copies of the thread's columns of row r into stage s (none past the last row).
+  const auto stage_row = [&](int64_t r, int s) {
+    if constexpr (kStaged) {
+      if (r < rows) {
+        const V* x_row = reinterpret_cast<const V*>(x + r * cols);
+        const V* dy_row = reinterpret_cast<const V*>(grad_out + r * cols);
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) {
+          const int64_t j = column(0, i);
+          if (j >= col_vecs) continue;
+          copy_async_16(staged(s, 0, i), x_row + j);
+          copy_async_16(staged(s, 1, i), dy_row + j);
+        }
+      }
+      commit_async();  // a group each row, empty or not, so the waits below count rows
+    }
   };
   [[maybe_unused]] bool first_row = true;
+  int stage = 0;
+  stage_row(block_index * rows_per_block + group, stage);
 
-  for (int64_t base = static_cast<int64_t>(blockIdx.x) * rows_per_block; base < rows; base += partial_rows) {
+  for (int64_t base = block_index * rows_per_block; base < rows; base += partial_rows) {
     const int64_t row = base + group;
     const bool active = row < rows;
     const V* x_row = reinterpret_cast<const V*>(x + (active ? row : 0) * cols);
     const V* dy_row = reinterpret_cast<const V*>(grad_out + (active ? row : 0) * cols);
     const opmath_t shift = kCentered && active ? static_cast<opmath_t>(x[row * cols]) : opmath_t(0);
-    // In registers: this row's vectors of x and grad_out, read once.
-    V x_items[kInRegisters ? kItems : 1], dy_items[kInRegisters ? kItems : 1];
-    // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
-    opmath_t sums[kCentered ? 4 : 2] = {};
+    if constexpr (kStaged) {
+      stage_row(row + partial_rows, stage ^ 1);
+      wait_async<1>();  // this row's copies are done, the next row's may still fly
+    }
+    // This row's vector i of x and grad_out: from the stage, or read once into registers.
+    V x_items[kInRegisters && !kStaged ? kItems : 1], dy_items[kInRegisters && !kStaged ? kItems : 1];
+    const auto x_at = [&](int i, int64_t j) -> V {
+      if constexpr (kStaged) {
+        return *staged(stage, 0, i);
+      } else if constexpr (kInRegisters) {
+        forget(x_items[i]);
+        return x_items[i];
+      } else {
+        return x_row[j];
+      }
+    };
+    const auto dy_at = [&](int i, int64_t j) -> V {
+      if constexpr (kStaged) {
+        return *staged(stage, 1, i);
+      } else if constexpr (kInRegisters) {
+        forget(dy_items[i]);
+        return dy_items[i];
+      } else {
+        return dy_row[j];
+      }
+    };
+    S sums{};
     for (int pass = 0; pass < passes; ++pass) {
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
         const int64_t j = column(pass, i);
         if (!active || j >= col_vecs) continue;
-        const V x_vec = x_row[j], dy_vec = dy_row[j];
-        if constexpr (kInRegisters) x_items[i] = x_vec, dy_items[i] = dy_vec;
+        if constexpr (kInRegisters && !kStaged) x_items[i] = x_row[j], dy_items[i] = dy_row[j];
         opmath_t f[kVec], g[kVec], w[kVec];
-        core::load_opmath(x_vec, f);
-        core::load_opmath(dy_vec, g);
+        core::load_opmath(x_at(i, j), f);
+        core::load_opmath(dy_at(i, j), g);
         load_parameter<opmath_t, param_t, kVec>(weight, j, w);
 #pragma unroll
         for (int e = 0; e < kVec; ++e) {
           const opmath_t wdy = (w[e] + kOffset) * g[e];
           const opmath_t d = f[e] - shift;
           if constexpr (kCentered) {
-            sums[0] += d;
-            sums[1] += d * d;
-            sums[2] += wdy;
-            sums[3] += d * wdy;
+            sums.v[0] += d;
+            sums.v[1] += d * d;
+            sums.v[2] += wdy;
+            sums.v[3] += d * wdy;
           } else {
-            sums[0] += d * d;
-            sums[1] += d * wdy;
+            sums.v[0] += d * d;
+            sums.v[1] += d * wdy;
           }
         }
       }
     }
-    row_sum(sums, row_threads, smem);
+    sums = row_reduce(sums, row_threads, smem);
+    if (cluster > 1) sums = cluster_reduce(sums, &cluster_slots[stage], cluster);
     const opmath_t n = static_cast<opmath_t>(cols);
     opmath_t mean, rstd, c1, c2;  // grad_x = rstd * (w dy - c2 - x_hat * c1)
     if constexpr (kCentered) {
-      const opmath_t d_mean = sums[0] / n;
-      const opmath_t spread = sums[1] / n - d_mean * d_mean;
+      const opmath_t d_mean = sums.v[0] / n;
+      const opmath_t spread = sums.v[1] / n - d_mean * d_mean;
       const opmath_t variance = spread > opmath_t(0) ? spread : opmath_t(0);
       mean = shift + d_mean;
       rstd = opmath_t(1) / sqrt(variance + eps);
-      c2 = sums[2] / n;
-      c1 = rstd * (sums[3] - d_mean * sums[2]) / n;  // mean(x_hat * w dy)
+      c2 = sums.v[2] / n;
+      c1 = rstd * (sums.v[3] - d_mean * sums.v[2]) / n;  // mean(x_hat * w dy)
     } else {
       mean = 0;
-      rstd = opmath_t(1) / sqrt(sums[0] / n + eps);
+      rstd = opmath_t(1) / sqrt(sums.v[0] / n + eps);
       c2 = 0;
-      c1 = rstd * sums[1] / n;
+      c1 = rstd * sums.v[1] / n;
     }
     if (active) {
       V* dx_row = reinterpret_cast<V*>(grad_x + row * cols);
@@ -314,13 +627,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           const int64_t j = column(pass, i);
           if (j >= col_vecs) continue;
           opmath_t f[kVec], g[kVec], w[kVec];
-          if constexpr (kInRegisters) {
-            core::load_opmath(x_items[i], f);
-            core::load_opmath(dy_items[i], g);
-          } else {
-            core::load_opmath(x_row[j], f);
-            core::load_opmath(dy_row[j], g);
-          }
+          core::load_opmath(x_at(i, j), f);
+          core::load_opmath(dy_at(i, j), g);
           load_parameter<opmath_t, param_t, kVec>(weight, j, w);
           opmath_t out[kVec];
 #pragma unroll
@@ -353,7 +661,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       }
     }
     first_row = false;
+    stage ^= 1;
   }
+  if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slots
 
   if constexpr (kInRegisters) {
 #pragma unroll
@@ -433,6 +743,72 @@ void dispatch_items(int items, F&& f) {
   }
 }
 
+// True where `kernel` can be launched in clusters on the current device: the GPU has them (compute
+// capability 9 or more) and the kernel's code was generated for sm_90 or newer (a build for older
+// GPUs compiles the cluster steps out; run on a newer GPU, it must not be launched in clusters).
+// cache: one answer per device (1 yes, -1 no; a static in the caller).
+template <typename Kernel>
+bool kernel_has_clusters(Kernel kernel, std::atomic<int>* cache) {
+  constexpr int kFirstClusterArch = 90;  // compute capability x 10 of the first GPUs with clusters
+  const int device = c10::cuda::current_device();
+  int answer = cache[device].load(std::memory_order_relaxed);
+  if (answer == 0) {
+    cudaFuncAttributes attributes{};
+    C10_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    const auto* properties = at::cuda::getCurrentDeviceProperties();
+    const bool yes = properties->major * 10 >= kFirstClusterArch &&
+                     attributes.ptxVersion >= kFirstClusterArch &&
+                     attributes.binaryVersion >= kFirstClusterArch;
+    answer = yes ? 1 : -1;
+    cache[device].store(answer, std::memory_order_relaxed);
+  }
+  return answer > 0;
+}
+
+// Launches kernel<<<blocks, threads, smem, stream>>>(args...), in clusters of `cluster` blocks
+// where cluster > 1, and checks the launch.
+template <typename... Params, typename... Args>
+void launch(void (*kernel)(Params...), int64_t blocks, int threads, size_t smem, cudaStream_t stream,
+            int cluster, Args... args) {
+  if (cluster > 1) {
+    cudaLaunchConfig_t config{};
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    C10_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
+  } else {
+    kernel<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(static_cast<Params>(args)...);
+  }
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+}
+
+// Clusters of `cluster` blocks of `threads` threads and `smem` bytes the device holds at once.
+template <typename Kernel>
+int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.gridDim = dim3(static_cast<unsigned>(cluster));
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = smem;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  C10_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return std::max(clusters, 1);
+}
+
 template <template <typename> class Norm>
 at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& weight_in, const at::Tensor& bias_in,
                         double eps) {
@@ -456,20 +832,29 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& weight_in, con
       dispatch_width<scalar_t>(vec, [&](auto vec_c) {
         constexpr int kVec = decltype(vec_c)::value;
         const int64_t col_vecs = cols / kVec;
-        const int items = pick_items(col_vecs, kForwardItems);
+        int items = pick_items(col_vecs, kForwardItems);
+        int cluster = 1;
+        if (items == 0) {
+          static core::OccupancyCache has_clusters{};
+          const int split = pick_cluster(col_vecs, kForwardItems, kForwardClusterThreads);
+          const auto kernel = forward_kernel<Norm, scalar_t, param_t, kVec, kForwardItems, true>;
+          if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
+            cluster = split;
+            items = kForwardItems;
+          }
+        }
         dispatch_items<kForwardItems>(items, [&](auto items_c, auto cached_c) {
           constexpr int kItems = decltype(items_c)::value;
           constexpr bool kCached = decltype(cached_c)::value;
-          const RowGeometry g = make_row_geometry(col_vecs, kItems);
+          const int64_t slice = (col_vecs + cluster - 1) / cluster;
+          const RowGeometry g = make_row_geometry(slice, kItems);
           const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
-          const int passes = static_cast<int>((col_vecs + per_pass - 1) / per_pass);
-          const int64_t blocks = (rows + g.rows_per_block - 1) / g.rows_per_block;
-          forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached>
-              <<<static_cast<unsigned>(blocks), g.block_threads(), 0, stream>>>(
-                  x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(), bias_data,
-                  y.mutable_data_ptr<scalar_t>(), rows, cols, g.row_threads, passes,
-                  static_cast<opmath_t>(eps));
-          C10_CUDA_KERNEL_LAUNCH_CHECK();
+          const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
+          const int64_t blocks = (rows + g.rows_per_block - 1) / g.rows_per_block * cluster;
+          launch(forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached>, blocks, g.block_threads(), 0,
+                 stream, cluster, x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(), bias_data,
+                 y.mutable_data_ptr<scalar_t>(), rows, cols, g.row_threads, passes, cluster,
+                 static_cast<opmath_t>(eps));
         });
       });
     });
@@ -504,32 +889,57 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& x_in, const
       dispatch_width<scalar_t>(vec, [&](auto vec_c) {
         constexpr int kVec = decltype(vec_c)::value;
         const int64_t col_vecs = cols / kVec;
-        const int items = pick_items(col_vecs, kBackwardItems);
+        int items = pick_items(col_vecs, kBackwardItems);
+        int cluster = 1;
+        if (items == 0) {
+          static core::OccupancyCache has_clusters{};
+          const int split = pick_cluster(col_vecs, kBackwardItems, kBackwardClusterThreads);
+          const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true>;
+          if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
+            cluster = split;
+            items = kBackwardItems;
+          }
+        }
         dispatch_items<kBackwardItems>(items, [&](auto items_c, auto in_registers_c) {
           constexpr int kItems = decltype(items_c)::value;
           constexpr bool kInRegisters = decltype(in_registers_c)::value;
+          constexpr bool kStaged = kInRegisters && kVec * sizeof(scalar_t) == core::kMaxVectorBytes;
           const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters>;
-          const RowGeometry g = make_row_geometry(col_vecs, kItems);
+          const int64_t slice = (col_vecs + cluster - 1) / cluster;
+          const RowGeometry g = make_row_geometry(slice, kItems);
           const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
-          const int passes = static_cast<int>((col_vecs + per_pass - 1) / per_pass);
-          static core::OccupancyCache blocks_per_sm_cache{};
-          const int resident =
-              core::max_blocks_per_sm(kernel, g.block_threads(), 0, blocks_per_sm_cache.data()) *
-              core::multiprocessor_count();
-          const int64_t blocks =
+          const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
+          const size_t smem = kStaged ? staging_bytes<kItems>(g.block_threads()) : 0;
+          if (kStaged) {
+            C10_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(smem)));
+          }
+          // The grid: as many blocks (clusters) as the device holds at once, each a row group (a
+          // block of clusters) at a time; the count depends on the block's size, one cache each.
+          int64_t resident;
+          if (cluster > 1) {
+            resident = max_active_clusters(kernel, g.block_threads(), smem, cluster);
+          } else {
+            static core::OccupancyCache blocks_per_sm_cache[kMaxRowThreads / core::kWarp]{};
+            const int size_index = g.block_threads() / core::kWarp - 1;
+            resident = static_cast<int64_t>(core::max_blocks_per_sm(kernel, g.block_threads(), smem,
+                                                                    blocks_per_sm_cache[size_index].data())) *
+                       core::multiprocessor_count();
+          }
+          const int64_t groups =
               std::min<int64_t>(resident, (rows + g.rows_per_block - 1) / g.rows_per_block);
-          const int64_t partial_rows = blocks * g.rows_per_block;
+          const int64_t partial_rows = groups * g.rows_per_block;
           const int64_t params = Norm<float>::kBias ? 2 : 1;
           const at::Tensor partial = at::empty({params, partial_rows, cols},
                                                x.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
-          kernel<<<static_cast<unsigned>(blocks), g.block_threads(), 0, stream>>>(
-              grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(),
-              weight.const_data_ptr<param_t>(), grad_x.mutable_data_ptr<scalar_t>(),
-              partial.mutable_data_ptr<opmath_t>(), rows, cols, g.row_threads, passes,
-              static_cast<opmath_t>(eps));
-          C10_CUDA_KERNEL_LAUNCH_CHECK();
+          launch(kernel, groups * cluster, g.block_threads(), smem, stream, cluster,
+                 grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(),
+                 weight.const_data_ptr<param_t>(), grad_x.mutable_data_ptr<scalar_t>(),
+                 partial.mutable_data_ptr<opmath_t>(), rows, cols, g.row_threads, passes, cluster,
+                 static_cast<opmath_t>(eps));
           // Every row of the workspace is written: in registers, each row group writes its row, rows
-          // or none; in the workspace, each block (one row group) has at least one row.
+          // or none (a cluster's blocks each their slice of it); in the workspace, each block (one row
+          // group) has at least one row.
           const dim3 sum_block(kSumColumns, kSumRowsInFlight);
           const int64_t sum_blocks = (cols + kSumColumns - 1) / kSumColumns;
           const at::Tensor sums = partial.view({params, partial_rows * cols});
