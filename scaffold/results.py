@@ -423,6 +423,13 @@ ROW_NORM_START, ROW_NORM_END = "<!-- row-norm-results:start -->", "<!-- row-norm
 _NORM_TITLES = {"rms_norm": "RMSNorm", "layer_norm": "LayerNorm"}
 
 
+def norm_csrc(norm: str) -> dict[str, bytes]:
+    """csrc/ of the project `scaffold gpu-bundle` renders for another norm than the example's, now."""
+    with tempfile.TemporaryDirectory() as scratch:
+        project = render.render(Path(scratch) / norm, gpu.norm_answers(norm))
+        return _csrc_files(project / "csrc")
+
+
 def _row_norm_table(folder: Path, example: Path) -> list[str]:
     """One norm's table: the example's own run (`folder` is `example`) or another norm's project."""
     bench = _load(next(folder.glob("bench_*.json")))
@@ -435,10 +442,16 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
     if folder == example:
         sources = sources_statement(suite, render.EXAMPLES_ROOT / "generated_rmsnorm")
     else:
-        same = env.get("sources_sha256") == _load(example / "gpu_suite.json")["environment"].get("sources_sha256")
-        sources = "It measured the same family kernels as the RMSNorm run." if same else ""
+        recorded, now = env.get("sources_sha256") or "", _digest(norm_csrc(meta["norm"]))
+        sources = (
+            f"It measured the kernel sources the template renders now for it (`csrc/` SHA-256 `{now[:12]}`)."
+            if recorded == now
+            else f"It measured other kernel sources (`csrc/` SHA-256 `{recorded[:12]}`) than the template "
+            f"renders now for it (`{now[:12]}`); it has not been re-run."
+        )
     lines = [
-        f"**{title}** (`{meta['op']}`, eps {meta['eps']:g}), measured {env['date'][:10]} on one {env['gpu']} "
+        f"**{title}** (`{meta['op']}`, eps {meta['eps']:g}; bytes moved: {meta['floor_bytes']}), "
+        f"measured {env['date'][:10]} on one {env['gpu']} "
         f"(torch {env['torch']}, CUDA {env['torch_cuda']}, nvcc {env['nvcc']}"
         f"{', Liger-Kernel ' + str(meta.get('liger_version')) if 'liger' in peers else ''}) by "
         "`benchmarks/gpu_suite.py`. "
@@ -479,11 +492,11 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     """The row normalization family's tables: the RMSNorm example, then the other norms' projects."""
     if not (results / "gpu_suite.json").is_file():
         return "The row normalization family has not been measured on a GPU yet."
-    bench_meta = _load(next(results.glob("bench_*.json")))["meta"]
     lines = [
         "The row normalization family's example, `examples/generated_rmsnorm/`, and the same template "
-        "rendered with LayerNorm. % of copy = the bytes the operator must move "
-        f"({bench_meta['floor_bytes']}) at the device-to-device copy rate measured in the same run, over "
+        "rendered with LayerNorm. % of copy = the bytes the operator must move (x read and y written by "
+        "the forward, also grad_out and x read and grad_x written by the backward, and each parameter and "
+        "its gradient, as each table says) at the device-to-device copy rate measured in the same run, over "
         "the device time of each implementation's kernels (calls replayed from a CUDA graph). 'vs X, "
         "device' = X's device time over ours (above 1: ours is faster). 'ours per call' = median time of "
         "one call as a program sees it. Where the copy itself takes under 20 us the host's launch time sets "
@@ -495,6 +508,14 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     norms = results / "norms"
     for folder in sorted(norms.iterdir()) if norms.is_dir() else []:
         lines += ["", *_row_norm_table(folder, results)]
+    two_families = results / "two_families" / "tests_cuda.log"
+    if two_families.is_file():
+        summary = two_families.read_text().strip().splitlines()[-1].split(" in ")[0]
+        lines += [
+            "",
+            "A project with an operator of each family (the gelu example's answers plus an RMSNorm operator, "
+            f"`results/two_families/`) ran its CUDA test cases on the same machine (`pytest -k cuda`): {summary}.",
+        ]
     return "\n".join(lines)
 
 
