@@ -5,7 +5,7 @@ scaffold demo DEST          render the example answers into DEST, build it, run 
 scaffold render-example     render the examples (examples/generated_gelu, examples/generated_rmsnorm)
                             afresh from the template
 scaffold check-example      exit 1 if an example differs from a fresh rendering
-scaffold gpu-bundle DEST    render the example and the other activations for a GPU machine run
+scaffold gpu-bundle DEST    render the examples, the other activations and norms for a GPU machine run
 scaffold results-table      print (--write: update in the READMEs) the tables of the GPU results
 """
 

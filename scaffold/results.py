@@ -430,6 +430,18 @@ def norm_csrc(norm: str) -> dict[str, bytes]:
         return _csrc_files(project / "csrc")
 
 
+def _later_sanitizer(folder: Path, environment: dict) -> str:
+    """compute-sanitizer's verdicts from a later run of the same sources (its sanitizer/ folder)."""
+    later = folder / "sanitizer" / "gpu_suite.json"
+    if not later.is_file():
+        return ""
+    suite = _load(later)
+    same = suite["environment"].get("sources_sha256") == environment.get("sources_sha256")
+    verdicts = ", ".join(f"{s['tool']} {s['verdict']}" for s in suite.get("sanitizer", []))
+    when = f"{suite['environment']['date'][:10]}, `{folder.name}/sanitizer/`"
+    return f"; compute-sanitizer ({when}, {'the same' if same else 'other'} kernel sources): {verdicts}"
+
+
 def _row_norm_table(folder: Path, example: Path) -> list[str]:
     """One norm's table: the example's own run (`folder` is `example`) or another norm's project."""
     bench = _load(next(folder.glob("bench_*.json")))
@@ -461,6 +473,7 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
             if suite.get("sanitizer")
             else ""
         )
+        + _later_sanitizer(folder, env)
         + f". {sources}".rstrip(),
         "",
         "| dtype | shape | pass | ours per call | "

@@ -87,9 +87,18 @@ def test_class_names_keep_distinct_operator_names_apart(render_project, monkeypa
     project = render_project(op_name=op_name)
     expected = {"bias_gelu2": "BiasGelu2", "bias_gelu_2": "BiasGelu_2", "rms_norm_2d": "RmsNorm_2d", "x_1_2": "X_1_2"}
     assert f"struct {expected[op_name]} {{" in (project / f"csrc/{op_name}.h").read_text()
-    path = project / "src/fused_bias_activation/families/bias_activation.py"
-    spec = importlib.util.spec_from_file_location("family_under_test", path)
-    family = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, spec.name, family)  # dataclasses look their module up there
-    spec.loader.exec_module(family)
-    assert family.class_name(op_name) == expected[op_name]
+    # The families package alone (the package's __init__ would load the unbuilt library), as a
+    # package: its modules import each other relatively.
+    families = project / "src/fused_bias_activation/families"
+    spec = importlib.util.spec_from_file_location(
+        "families_under_test", families / "__init__.py", submodule_search_locations=[str(families)]
+    )
+    package = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, package)  # dataclasses look their module up there
+    spec.loader.exec_module(package)
+    try:
+        family = importlib.import_module("families_under_test.bias_activation")
+        assert family.class_name(op_name) == expected[op_name]
+    finally:
+        for name in [name for name in sys.modules if name.startswith("families_under_test.")]:
+            del sys.modules[name]

@@ -8,7 +8,6 @@ import yaml
 
 from scaffold import render
 
-
 EXAMPLES = pytest.mark.parametrize("name", list(render.EXAMPLES))
 
 

@@ -87,3 +87,29 @@ def test_the_commit_the_example_run_measured_is_found():
     recorded = json.loads((results.RESULTS_DIR / "gpu_suite.json").read_text())["environment"]["sources_sha256"]
     commit = results.measured_commit(recorded)
     assert commit and results._digest(results._example_csrc_at(commit)) == recorded
+
+
+def test_the_rmsnorm_example_passed_everything_on_the_gpu_against_every_peer():
+    folder = results.ROW_NORM_RESULTS_DIR
+    suite = json.loads((folder / "gpu_suite.json").read_text())
+    assert suite["failed"] == [] and suite["tests"]["ok"] and " failed" not in suite["tests"]["summary"]
+    assert [s["verdict"] for s in suite["sanitizer"]] == ["clean", "clean"]
+    bench = json.loads(next(folder.glob("bench_*.json")).read_text())
+    assert bench["meta"]["device_type"] == "gpu" and not bench["meta"]["quick"]
+    assert bench["meta"]["peers"] == ["liger"] and bench["meta"]["compile"]
+
+
+def test_the_layer_norm_project_was_tested_benchmarked_and_sanitized_on_the_gpu():
+    folder = results.ROW_NORM_RESULTS_DIR / "norms" / "layer_norm"
+    suite = json.loads((folder / "gpu_suite.json").read_text())
+    bench = json.loads(next(folder.glob("bench_*.json")).read_text())
+    assert suite["failed"] == [] and suite["tests"]["ok"]
+    assert bench["meta"]["norm"] == "layer_norm" and bench["meta"]["peers"] == ["liger"] and not bench["meta"]["quick"]
+    sanitized = json.loads((folder / "sanitizer" / "gpu_suite.json").read_text())
+    assert sanitized["environment"]["sources_sha256"] == suite["environment"]["sources_sha256"]
+    assert [s["verdict"] for s in sanitized["sanitizer"]] == ["clean", "clean"]
+
+
+def test_a_project_with_an_operator_of_each_family_passed_its_cuda_cases():
+    last = (results.ROW_NORM_RESULTS_DIR / "two_families" / "tests_cuda.log").read_text().strip().splitlines()[-1]
+    assert " passed" in last and "failed" not in last and "error" not in last

@@ -60,6 +60,19 @@ def test_a_zero_centred_weight_is_refused_for_layer_norm(render_project):
         render_project(family="row_norm", norm="layer_norm", zero_centered_weight=True)
 
 
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        ({"norm": "layer_norm"}, "norm applies to the row_norm family only"),
+        ({"family": "row_norm", "activation": "relu"}, "activation applies to the bias_activation family only"),
+    ],
+    ids=["norm_of_an_activation", "activation_of_a_norm"],
+)
+def test_an_answer_of_the_other_family_is_refused(render_project, answers, message):
+    with pytest.raises(ValueError, match=message):
+        render_project(**answers)
+
+
 def test_a_project_with_an_operator_of_each_family_builds_passes_and_updates(tmp_path):
     (tmp_path / "template-repo").mkdir()
     template_repo = TemplateRepo(tmp_path / "template-repo")
@@ -85,9 +98,17 @@ def test_a_project_with_an_operator_of_each_family_builds_passes_and_updates(tmp
     edit(template_repo.file("csrc/row_norm/cpu.h.jinja"), grain, grain.replace("32768", "16384") + "  // v0.2.0")
     template_repo.release("v0.2.0")
     git(generated, "clean", "-fdqX")  # build outputs are ignored; copier wants a clean tree anyway
+    operator_files = {path: (generated / path).read_text() for path in ("csrc/my_norm.h", "csrc/my_norm.cpp")}
     template_repo.update(generated)
+    assert sorted(line[3:] for line in git(generated, "status", "--porcelain").splitlines()) == [
+        ".copier-answers.yml",
+        "csrc/row_norm/cpu.h",
+    ]
     commit_all(generated, "update to v0.2.0")
     template_repo.update(generated, answers_file=".copier-answers.my_norm.yml")
     assert "kGrainElements = 16384;  // v0.2.0" in (generated / "csrc/row_norm/cpu.h").read_text()
     assert yaml.safe_load((generated / ".copier-answers.my_norm.yml").read_text())["_commit"] == "v0.2.0"
-    assert "conflict" not in git(generated, "status", "--porcelain")
+    # Only the operator's answers file changed (no conflict: no "UU" entry, no markers), and its own
+    # files are as they were.
+    assert git(generated, "status", "--porcelain").splitlines() == [" M .copier-answers.my_norm.yml"]
+    assert {path: (generated / path).read_text() for path in operator_files} == operator_files

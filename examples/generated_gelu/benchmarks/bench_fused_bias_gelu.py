@@ -1,6 +1,6 @@
 """Benchmark of the operator fused_bias_gelu.
 
-The bias activation family's benchmark (benchmarks/harness/bias_activation.py, run by runner.py; --help says
+The bias + activation family's benchmark (benchmarks/harness/bias_activation.py, run by runner.py; --help says
 more): against PyTorch eager, torch.compile and a device-to-device copy.
 """
 

@@ -1,6 +1,6 @@
 """Benchmark of the operator rms_norm.
 
-The row norm family's benchmark (benchmarks/harness/row_norm.py, run by runner.py; --help says
+The row normalization family's benchmark (benchmarks/harness/row_norm.py, run by runner.py; --help says
 more): against PyTorch eager, torch.compile, Liger-Kernel where it is installed, and a device-to-device copy.
 """
 

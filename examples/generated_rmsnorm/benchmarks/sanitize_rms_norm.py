@@ -1,6 +1,6 @@
 """compute-sanitizer's workload for the operator rms_norm.
 
-Runs every code path of the row norm family's CUDA kernels once
+Runs every code path of the row normalization family's CUDA kernels once
 (benchmarks/harness/row_norm.py):
 
     compute-sanitizer --tool memcheck python benchmarks/sanitize_rms_norm.py

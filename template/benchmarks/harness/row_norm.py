@@ -13,6 +13,7 @@ that matches the operator ("llama": x_hat * weight; "gemma": x_hat * (1 + weight
 from __future__ import annotations
 
 import importlib.metadata
+import sys
 from collections.abc import Sequence
 
 import torch
@@ -60,9 +61,11 @@ def make_parameters(spec, cols: int, dtype: torch.dtype, device: torch.device) -
 
 
 def parameter_traffic(spec, pass_name: str) -> int:
-    # Each parameter is read by the forward; forward+backward reads it twice and writes its gradient.
-    count = 2 if spec.has_bias else 1
-    return count if pass_name == "forward" else 3 * count
+    # The forward reads each parameter; the backward reads the weight again (not the bias) and writes
+    # each parameter's gradient.
+    if pass_name == "forward":
+        return 2 if spec.has_bias else 1
+    return 5 if spec.has_bias else 3
 
 
 def liger(spec, device: torch.device) -> dict[str, runner.Impl]:
@@ -76,7 +79,12 @@ def liger(spec, device: torch.device) -> dict[str, runner.Impl]:
 
             return {"liger": lambda inputs: LigerLayerNormFunction.apply(*inputs.values(), eps)}
         from liger_kernel.ops.rms_norm import LigerRMSNormFunction
-    except ImportError:
+    except ImportError as error:
+        if liger_version() is not None:  # installed, but it does not load (e.g. no Triton): say so
+            print(
+                f"warning: liger-kernel {liger_version()} is installed but fails to import: {error}",
+                file=sys.stderr,
+            )
         return {}
     offset, casting_mode = (1.0, "gemma") if spec.zero_centered_weight else (0.0, "llama")
     return {

@@ -1,4 +1,4 @@
-"""Generated RMSNorm: Fused rms norm PyTorch operator with CPU and CUDA kernels.
+"""Generated RMSNorm: Fused RMSNorm PyTorch operator with CPU and CUDA kernels.
 
 Importing the package loads the compiled library, which registers the operators with PyTorch:
 ``generated_rmsnorm._C`` (``_C_avx2`` where its CPU loops are compiled for AVX2), or with
