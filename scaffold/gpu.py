@@ -1,14 +1,14 @@
 """Preparing the GPU machine's run: it has no copier, so the projects are rendered here first.
 
-`scaffold gpu-bundle DEST` renders the two examples, one project per other activation and one for
-the other norm into DEST, with a script that runs each project's benchmarks/gpu_suite.py and gathers
-the results:
+`scaffold gpu-bundle DEST` renders the two examples, one project per other activation and one per
+other operator of the row normalization family (LayerNorm; RMSNorm after a residual add) into DEST,
+with a script that runs each project's benchmarks/gpu_suite.py and gathers the results:
 
     bash DEST/run.sh RESULTS [example|rmsnorm|activations|norms|all] ["ACTIVATION ..."]
 
 The examples' results belong in examples/<example>/benchmarks/results/, the other activations' in
-examples/generated_gelu/benchmarks/results/activations/, the other norm's in
-examples/generated_rmsnorm/benchmarks/results/norms/.
+examples/generated_gelu/benchmarks/results/activations/, the other norms' in
+examples/generated_rmsnorm/benchmarks/results/norms/<operator>/.
 """
 
 from __future__ import annotations
@@ -19,7 +19,12 @@ from pathlib import Path
 from . import render
 
 OTHER_ACTIVATIONS = ("gelu", "relu", "silu", "sigmoid")
-OTHER_NORMS = ("layer_norm",)
+# The row normalization family's other operators, by operator name: their answers besides the
+# RMSNorm example's.
+OTHER_NORMS = {
+    "layer_norm": {"norm": "layer_norm"},
+    "fused_add_rms_norm": {"residual_add": True},
+}
 
 RUN_SH = """#!/usr/bin/env bash
 # Runs on the GPU machine: each project's GPU suite, results gathered under RESULTS.
@@ -68,14 +73,15 @@ def activation_answers(activation: str) -> dict:
     }
 
 
-def norm_answers(norm: str) -> dict:
-    """The answers of the project rendered for another norm than the RMSNorm example's."""
+def norm_answers(name: str) -> dict:
+    """The answers of the project rendered for another operator of the row normalization family than
+    the RMSNorm example's (a name of OTHER_NORMS)."""
     return {
         **render.EXAMPLES["generated_rmsnorm"],
-        "norm": norm,
-        "op_name": norm,
-        "package_name": f"example_{norm}",
-        "project_name": f"Example {norm}",
+        **OTHER_NORMS[name],
+        "op_name": name,
+        "package_name": f"example_{name}",
+        "project_name": f"Example {name}",
     }
 
 

@@ -416,17 +416,18 @@ def tables(results: Path = RESULTS_DIR) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # The row normalization family: examples/generated_rmsnorm (RMSNorm) and the same template rendered
-# with LayerNorm (its results/norms/layer_norm/), each against eager, torch.compile and Liger-Kernel.
+# for the family's other operators (results/norms/<operator>/: LayerNorm, RMSNorm after a residual
+# add), each against eager, torch.compile and Liger-Kernel where Liger has the operator.
 # ---------------------------------------------------------------------------------------------
 ROW_NORM_RESULTS_DIR = render.EXAMPLES_ROOT / "generated_rmsnorm" / "benchmarks" / "results"
 ROW_NORM_START, ROW_NORM_END = "<!-- row-norm-results:start -->", "<!-- row-norm-results:end -->"
 _NORM_TITLES = {"rms_norm": "RMSNorm", "layer_norm": "LayerNorm"}
 
 
-def norm_csrc(norm: str) -> dict[str, bytes]:
-    """csrc/ of the project `scaffold gpu-bundle` renders for another norm than the example's, now."""
+def norm_csrc(name: str) -> dict[str, bytes]:
+    """csrc/ of the project `scaffold gpu-bundle` renders for another operator of the family, now."""
     with tempfile.TemporaryDirectory() as scratch:
-        project = render.render(Path(scratch) / norm, gpu.norm_answers(norm))
+        project = render.render(Path(scratch) / name, gpu.norm_answers(name))
         return _csrc_files(project / "csrc")
 
 
@@ -451,10 +452,12 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
     names = ["ours", "eager", "compile", *peers]
     labels = {"ours": "ours", "eager": "eager", "compile": "torch.compile", "liger": "Liger-Kernel"}
     title = _NORM_TITLES.get(meta["norm"], meta["norm"])
+    if meta.get("residual_add"):
+        title = f"Residual add + {title}"
     if folder == example:
         sources = sources_statement(suite, render.EXAMPLES_ROOT / "generated_rmsnorm")
     else:
-        recorded, now = env.get("sources_sha256") or "", _digest(norm_csrc(meta["norm"]))
+        recorded, now = env.get("sources_sha256") or "", _digest(norm_csrc(folder.name))
         sources = (
             f"It measured the kernel sources the template renders now for it (`csrc/` SHA-256 `{now[:12]}`)."
             if recorded == now

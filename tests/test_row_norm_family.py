@@ -17,8 +17,10 @@ NORM_ANSWERS = [
     {"family": "row_norm"},
     {"family": "row_norm", "zero_centered_weight": True},
     {"family": "row_norm", "norm": "layer_norm"},
+    {"family": "row_norm", "residual_add": True},
+    {"family": "row_norm", "norm": "layer_norm", "residual_add": True},
 ]
-NORM_IDS = ["rms_norm", "gemma_rms_norm", "layer_norm"]
+NORM_IDS = ["rms_norm", "gemma_rms_norm", "layer_norm", "fused_add_rms_norm", "fused_add_layer_norm"]
 
 
 @pytest.fixture(autouse=True)
@@ -52,6 +54,7 @@ def test_each_norm_renders_its_operator(render_project, answers):
     layer_norm = answers.get("norm") == "layer_norm"
     assert f"kCentered = {'true' if layer_norm else 'false'};" in header
     assert f"kWeightOffset = {'1' if answers.get('zero_centered_weight') else '0'};" in header
+    assert f"kResidual = {'true' if answers.get('residual_add') else 'false'};" in header
     assert f"ROW_NORM_OPERATOR({package}," in (rendered / f"csrc/{op_name}.cpp").read_text()
 
 
@@ -65,8 +68,9 @@ def test_a_zero_centred_weight_is_refused_for_layer_norm(render_project):
     [
         ({"norm": "layer_norm"}, "norm applies to the row_norm family only"),
         ({"family": "row_norm", "activation": "relu"}, "activation applies to the bias_activation family only"),
+        ({"residual_add": True}, "residual_add applies to the row_norm family only"),
     ],
-    ids=["norm_of_an_activation", "activation_of_a_norm"],
+    ids=["norm_of_an_activation", "activation_of_a_norm", "residual_add_of_an_activation"],
 )
 def test_an_answer_of_the_other_family_is_refused(render_project, answers, message):
     with pytest.raises(ValueError, match=message):
