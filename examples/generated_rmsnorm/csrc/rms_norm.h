@@ -17,6 +17,8 @@ struct RmsNorm {
   static constexpr bool kBias = false;
   // The rows are scaled by kWeightOffset + weight: 1 for a zero-centred weight (Gemma's), else 0.
   static constexpr double kWeightOffset = 0;
+  // Add `residual` to x first, return the sum too and normalize it (vLLM's fused_add_rms_norm).
+  static constexpr bool kResidual = false;
   static constexpr const char* kDefaultEps = "1e-06";
   static constexpr const char* kName = "generated_rmsnorm::rms_norm";
 };

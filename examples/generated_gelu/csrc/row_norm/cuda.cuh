@@ -308,14 +308,16 @@ __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, in
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kCached>
 __global__ void __launch_bounds__(kMaxRowThreads)
-    forward_kernel(const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
-                   const param_t* __restrict__ bias, scalar_t* __restrict__ y, int64_t rows, int64_t cols,
+    forward_kernel(const scalar_t* __restrict__ x, const scalar_t* __restrict__ residual,
+                   const param_t* __restrict__ weight, const param_t* __restrict__ bias,
+                   scalar_t* __restrict__ y, scalar_t* __restrict__ residual_out, int64_t rows, int64_t cols,
                    int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
   using P = core::Vector<param_t, kVec>;
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
+  constexpr bool kResidual = Norm<opmath_t>::kResidual;
   constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
   constexpr int kParameterBytes = kItems * static_cast<int>(sizeof(P)) * (kBias ? 2 : 1);
   constexpr bool kPrefetch =
@@ -330,7 +332,12 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   const bool active = row < rows;  // inactive threads still take part in the reductions
   const int64_t col_vecs = cols / kVec;
   const int64_t first = cluster > 1 ? static_cast<int64_t>(cluster_rank()) * kItems * row_threads : 0;
-  const V* x_row = reinterpret_cast<const V*>(x + (active ? row : 0) * cols);
+  const int64_t row_offset = (active ? row : 0) * cols;
+  const V* x_row = reinterpret_cast<const V*>(x + row_offset);
+  // With a residual add: the row of residual, and that of the sum, which the thread writes when it
+  // first reads x and reads back (its own writes) where the row takes several passes.
+  const V* residual_row = reinterpret_cast<const V*>(kResidual ? residual + row_offset : nullptr);
+  V* sum_row = reinterpret_cast<V*>(kResidual ? residual_out + row_offset : nullptr);
   const P* w_vecs = reinterpret_cast<const P*>(weight);
   const P* b_vecs = reinterpret_cast<const P*>(bias);
   if (kCached) passes = 1;
@@ -340,10 +347,26 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
   };
   const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
-  const auto load = [&](int pass) {
+  const auto load = [&](int pass, bool first_read) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      if (valid(pass, i)) items[i] = x_row[column(pass, i)];
+      if (!valid(pass, i)) continue;
+      const int64_t j = column(pass, i);
+      if constexpr (kResidual) {
+        if (first_read) {
+          opmath_t a[kVec], b[kVec];
+          core::load_opmath(x_row[j], a);
+          core::load_opmath(residual_row[j], b);
+#pragma unroll
+          for (int e = 0; e < kVec; ++e) a[e] += b[e];
+          items[i] = core::round_to<scalar_t, kVec>(a);  // normalized as rounded to x's dtype
+          sum_row[j] = items[i];
+        } else {
+          items[i] = sum_row[j];
+        }
+      } else {
+        items[i] = x_row[j];
+      }
     }
   };
   // The statistics of the thread's elements: their sum of squares (RMSNorm), or their count, mean
@@ -351,7 +374,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // at a time, the passes combined.
   M stats{};
   for (int pass = 0; pass < passes; ++pass) {
-    load(pass);
+    load(pass, true);
     if (pass == 0 && kPrefetch) {
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
@@ -398,7 +421,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   if (active) {
     V* y_row = reinterpret_cast<V*>(y + row * cols);
     for (int pass = 0; pass < passes; ++pass) {
-      if (!kCached) load(pass);
+      if (!kCached) load(pass, false);
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
         if (!valid(pass, i)) continue;
@@ -481,16 +504,19 @@ constexpr size_t staging_bytes(int block_threads) {
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kInRegisters>
 __global__ void __launch_bounds__(kMaxRowThreads)
-    backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ x,
-                    const param_t* __restrict__ weight, scalar_t* __restrict__ grad_x,
-                    at::opmath_type<scalar_t>* __restrict__ partial, int64_t rows, int64_t cols,
-                    int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps) {
+    backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ grad_residual_out,
+                    const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
+                    scalar_t* __restrict__ grad_x, at::opmath_type<scalar_t>* __restrict__ partial,
+                    int64_t rows, int64_t cols, int row_threads, int passes, int cluster,
+                    at::opmath_type<scalar_t> eps) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
   constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
   constexpr bool kStaged = kInRegisters && sizeof(V) == core::kMaxVectorBytes;
+  // With a residual add, grad_residual_out (where given: the same for every thread) adds to grad_x.
+  const bool add_grad_residual = Norm<opmath_t>::kResidual && grad_residual_out != nullptr;
   // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
   using S = Sums<opmath_t, kCentered ? 4 : 2>;
   __shared__ S smem[core::kWarp];
@@ -621,6 +647,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     }
     if (active) {
       V* dx_row = reinterpret_cast<V*>(grad_x + row * cols);
+      const V* gr_row =
+          reinterpret_cast<const V*>(add_grad_residual ? grad_residual_out + row * cols : nullptr);
       for (int pass = 0; pass < passes; ++pass) {
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
@@ -641,6 +669,12 @@ __global__ void __launch_bounds__(kMaxRowThreads)
             } else {
               f[e] = g[e] * x_hat;  // this row's terms, added below
             }
+          }
+          if (add_grad_residual) {
+            opmath_t gr[kVec];
+            core::load_opmath(gr_row[j], gr);
+#pragma unroll
+            for (int e = 0; e < kVec; ++e) out[e] += gr[e];
           }
           dx_row[j] = core::round_to<scalar_t, kVec>(out);
           if constexpr (!kInRegisters) {
@@ -810,15 +844,20 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
 }
 
 template <template <typename> class Norm>
-at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& weight_in, const at::Tensor& bias_in,
-                        double eps) {
-  check_inputs(core::unqualified(Norm<float>::kName), x_in, weight_in, bias_in, eps);
+Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, const at::Tensor& weight_in,
+                     const at::Tensor& bias_in, double eps) {
+  check_arguments(core::unqualified(Norm<float>::kName), "x", x_in, residual_in, weight_in, bias_in, eps);
   const c10::cuda::CUDAGuard device_guard(x_in.device());
   const at::Tensor x = x_in.contiguous();
+  const at::Tensor residual = residual_in.defined() ? residual_in.contiguous() : at::Tensor();
   const at::Tensor weight = weight_in.contiguous();
   const at::Tensor bias = bias_in.defined() ? bias_in.contiguous() : at::Tensor();
-  at::Tensor y = at::empty(x.sizes(), x.options());
-  if (y.numel() == 0) return y;
+  Outputs outputs = allocate_outputs(x, Norm<float>::kResidual);
+  if (x.numel() == 0) return outputs;
+  // (Named references, not structured bindings, which C++17 lambdas cannot capture.)
+  const at::Tensor& y = std::get<0>(outputs);
+  const at::Tensor& residual_out = std::get<1>(outputs);
+  const auto data = [](const at::Tensor& t) { return t.defined() ? t.const_data_ptr() : nullptr; };
   const int64_t cols = x.size(-1);
   const int64_t rows = x.numel() / cols;
   const cudaStream_t stream = c10::cuda::getCurrentCUDAStream();
@@ -827,8 +866,9 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& weight_in, con
     core::dispatch_parameter_type<scalar_t>(weight.scalar_type(), [&](auto param_tag) {
       using param_t = decltype(param_tag);
       const param_t* bias_data = bias.defined() ? bias.const_data_ptr<param_t>() : nullptr;
-      const int vec = pick_vector_width<scalar_t, param_t>(cols, {x.const_data_ptr(), y.const_data_ptr()},
-                                                           {weight.const_data_ptr(), bias_data});
+      const int vec = pick_vector_width<scalar_t, param_t>(
+          cols, {x.const_data_ptr(), data(residual), y.const_data_ptr(), data(residual_out)},
+          {weight.const_data_ptr(), bias_data});
       dispatch_width<scalar_t>(vec, [&](auto vec_c) {
         constexpr int kVec = decltype(vec_c)::value;
         const int64_t col_vecs = cols / kVec;
@@ -852,22 +892,27 @@ at::Tensor forward_cuda(const at::Tensor& x_in, const at::Tensor& weight_in, con
           const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
           const int64_t blocks = (rows + g.rows_per_block - 1) / g.rows_per_block * cluster;
           launch(forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached>, blocks, g.block_threads(), 0,
-                 stream, cluster, x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(), bias_data,
-                 y.mutable_data_ptr<scalar_t>(), rows, cols, g.row_threads, passes, cluster,
-                 static_cast<opmath_t>(eps));
+                 stream, cluster, x.const_data_ptr<scalar_t>(), static_cast<const scalar_t*>(data(residual)),
+                 weight.const_data_ptr<param_t>(), bias_data, y.mutable_data_ptr<scalar_t>(),
+                 residual_out.defined() ? residual_out.mutable_data_ptr<scalar_t>() : nullptr, rows, cols,
+                 g.row_threads, passes, cluster, static_cast<opmath_t>(eps));
         });
       });
     });
   });
-  return y;
+  return outputs;
 }
 
 template <template <typename> class Norm>
-Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& x_in, const at::Tensor& weight_in,
-                    const at::Tensor& bias_in, double eps) {
-  check_inputs(core::unqualified(Norm<float>::kName), x_in, weight_in, bias_in, eps, grad_out_in);
+Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residual_out_in,
+                    const at::Tensor& x_in, const at::Tensor& weight_in, const at::Tensor& bias_in,
+                    double eps) {
+  check_arguments(core::unqualified(Norm<float>::kName), Norm<float>::kResidual ? "residual_out" : "x", x_in,
+                  {}, weight_in, bias_in, eps, grad_out_in, grad_residual_out_in);
   const c10::cuda::CUDAGuard device_guard(x_in.device());
   const at::Tensor grad_out = grad_out_in.contiguous();
+  const at::Tensor grad_residual_out =
+      grad_residual_out_in.defined() ? grad_residual_out_in.contiguous() : at::Tensor();
   const at::Tensor x = x_in.contiguous();
   const at::Tensor weight = weight_in.contiguous();
   Grads grads = allocate_grads(x, weight, bias_in);
@@ -884,7 +929,10 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& x_in, const
     core::dispatch_parameter_type<scalar_t>(weight.scalar_type(), [&](auto param_tag) {
       using param_t = decltype(param_tag);
       const int vec = pick_vector_width<scalar_t, param_t>(
-          cols, {grad_out.const_data_ptr(), x.const_data_ptr(), grad_x.const_data_ptr()},
+          cols,
+          {grad_out.const_data_ptr(),
+           grad_residual_out.defined() ? grad_residual_out.const_data_ptr() : nullptr, x.const_data_ptr(),
+           grad_x.const_data_ptr()},
           {weight.const_data_ptr()});
       dispatch_width<scalar_t>(vec, [&](auto vec_c) {
         constexpr int kVec = decltype(vec_c)::value;
@@ -933,10 +981,11 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& x_in, const
           const at::Tensor partial = at::empty({params, partial_rows, cols},
                                                x.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
           launch(kernel, groups * cluster, g.block_threads(), smem, stream, cluster,
-                 grad_out.const_data_ptr<scalar_t>(), x.const_data_ptr<scalar_t>(),
-                 weight.const_data_ptr<param_t>(), grad_x.mutable_data_ptr<scalar_t>(),
-                 partial.mutable_data_ptr<opmath_t>(), rows, cols, g.row_threads, passes, cluster,
-                 static_cast<opmath_t>(eps));
+                 grad_out.const_data_ptr<scalar_t>(),
+                 grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
+                 x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
+                 grad_x.mutable_data_ptr<scalar_t>(), partial.mutable_data_ptr<opmath_t>(), rows, cols,
+                 g.row_threads, passes, cluster, static_cast<opmath_t>(eps));
           // Every row of the workspace is written: in registers, each row group writes its row, rows
           // or none (a cluster's blocks each their slice of it); in the workspace, each block (one row
           // group) has at least one row.

@@ -7,6 +7,10 @@ reference, layer and norm, from src/generated_gelu/families/row_norm.py).
 Each case runs on the CPU and on CUDA; the CUDA cases skip where no GPU is visible. Every test draws
 fresh random inputs (rows with a mean away from zero, so that LayerNorm's centring matters); results
 are compared with a float64 reference computed by plain PyTorch operators under per-dtype tolerances.
+
+An operator with a residual add takes two activations, x and residual, and returns two outputs, the
+norm and residual_out = x + residual; the tests hold them as lists (xs, outputs, grad_outs), of one
+element for an operator without the add.
 """
 
 import copy
@@ -40,46 +44,87 @@ SHAPES = [(7,), (1, 1), (5, 3), (4, 33), (3, 5, 64), (64, 1000), (129, 257), (9,
 
 
 def make_inputs(spec, shape, dtype, device, param_dtype=None, requires_grad=False):
-    """x (rows of mean 0.5 and standard deviation 2), its parameters and a grad_out, in float64 and
-    rounded to the dtypes; the parameters in param_dtype (that of x by default)."""
+    """The operator's activations (x; with a residual add x and residual, whose sum has rows of mean
+    0.5 and standard deviation about 2), its parameters and a gradient for each output, in float64
+    and rounded to the dtypes; the parameters in param_dtype (that of x by default)."""
     n = shape[-1]
-    x = (2 * torch.randn(shape, dtype=torch.float64, device=device) + 0.5).to(dtype)
+    if spec.residual_add:
+        xs = [
+            (1.5 * torch.randn(shape, dtype=torch.float64, device=device) + 0.25).to(dtype) for _ in range(2)
+        ]
+    else:
+        xs = [(2 * torch.randn(shape, dtype=torch.float64, device=device) + 0.5).to(dtype)]
     params = [(1 + 0.5 * torch.randn(n, dtype=torch.float64, device=device)).to(param_dtype or dtype)]
     if spec.has_bias:
         params.append(torch.randn(n, dtype=torch.float64, device=device).to(param_dtype or dtype))
-    grad_out = torch.randn(shape, dtype=torch.float64, device=device).to(dtype)
+    grad_outs = [torch.randn(shape, dtype=torch.float64, device=device).to(dtype) for _ in xs]
     if requires_grad:
-        x.requires_grad_()
-        for p in params:
-            p.requires_grad_()
-    return x, params, grad_out
+        for t in [*xs, *params]:
+            t.requires_grad_()
+    return xs, params, grad_outs
 
 
-def reference_outputs(spec, x, params, grad_out, eps):
-    """The float64 reference's output and gradients (x's, then each parameter's)."""
-    x64 = x.detach().double().requires_grad_()
+def outputs_of(spec, result):
+    """The operator's outputs as a list: [y], or [y, residual_out] with a residual add."""
+    return list(result) if spec.residual_add else [result]
+
+
+def run(spec, xs, params, *eps):
+    return outputs_of(spec, spec.function(*xs, *params, *eps))
+
+
+def normalized(xs):
+    """The tensor the operator normalizes: x, or x + residual (rounded to their dtype, as the
+    kernels round residual_out)."""
+    return xs[0] if len(xs) == 1 else xs[0] + xs[1]
+
+
+def backward_arguments(spec, xs, grad_outs):
+    """The backward operator's tensors before the parameters: (grad_out, x), or with a residual add
+    (grad_out, grad_residual_out, residual_out)."""
+    xs = [t.detach() for t in xs]
+    if spec.residual_add:
+        return [grad_outs[0], grad_outs[1], normalized(xs)]
+    return [grad_outs[0], xs[0]]
+
+
+def reference_outputs(spec, xs, params, grad_outs, eps):
+    """The float64 reference's outputs and gradients (each activation's, then each parameter's)."""
+    xs64 = [t.detach().double().requires_grad_() for t in xs]
     params64 = [p.detach().double().requires_grad_() for p in params]
-    y = spec.reference(x64, *params64, eps)
-    grads = torch.autograd.grad(y, [x64, *params64], grad_out.double()) if y.numel() else ()
-    return y.detach(), grads
+    outputs = outputs_of(spec, spec.reference(*xs64, *params64, eps))
+    grads = ()
+    if outputs[0].numel():
+        grads = torch.autograd.grad(outputs, [*xs64, *params64], [g.double() for g in grad_outs])
+    return [o.detach() for o in outputs], grads
 
 
-def gradient_scales(spec, x, params, grad_out, eps):
-    """The magnitude of the terms each gradient adds up, before they cancel: grad_x's row terms
-    (rstd times |weight * grad_out|), then each parameter's sum over the rows of |its terms|. An
-    error is measured against these (a gradient near zero from large terms that cancel, as with
-    N = 1, is only known to within their rounding)."""
-    x, grad_out = x.detach().double(), grad_out.detach().double().abs()
+def gradient_scales(spec, xs, params, grad_outs, eps):
+    """The magnitude of the terms each gradient adds up, before they cancel: each activation's row
+    terms (rstd times |weight * grad_out|, plus |grad_residual_out|), then each parameter's sum over
+    the rows of |its terms|. An error is measured against these (a gradient near zero from large
+    terms that cancel, as with N = 1, is only known to within their rounding)."""
+    x = sum(t.detach().double() for t in xs)
+    grad_out = grad_outs[0].detach().double().abs()
     centered = x - x.mean(-1, keepdim=True) if spec.has_bias else x
     rstd = torch.rsqrt(centered.pow(2).mean(-1, keepdim=True) + eps)
     weight = params[0].detach().double() + (1 if spec.zero_centered_weight else 0)
     rows = grad_out.reshape(-1, x.shape[-1])
     # |x| too: the reference rounds x - mean (exactly 0 for LayerNorm at N = 1) to within |x|'s ulps.
     x_hat = ((centered.abs() + x.abs()) * rstd).reshape(rows.shape)
-    scales = [(rstd * weight.abs() * grad_out).amax().item(), (rows * x_hat).sum(0).amax().item()]
+    activation = rstd * weight.abs() * grad_out
+    if spec.residual_add:
+        activation = activation + grad_outs[1].detach().double().abs()
+    scales = [activation.amax().item()] * len(xs) + [(rows * x_hat).sum(0).amax().item()]
     if spec.has_bias:
         scales.append(rows.sum(0).amax().item())
     return scales
+
+
+def backward_part(xs, values):
+    """Of values for each activation and each parameter, those the backward operator returns: the
+    first activation's (the one gradient of x and residual), then the parameters'."""
+    return [values[0], *values[len(xs) :]]
 
 
 def assert_close(actual, expected, dtype, scale=None):
@@ -90,19 +135,27 @@ def assert_close(actual, expected, dtype, scale=None):
     torch.testing.assert_close(actual.double(), expected, rtol=tolerance, atol=tolerance * max(scale, 1e-30))
 
 
-def check_against_reference(spec, device, dtype, shape, param_dtype=None):
-    eps = spec.default_eps
-    x, params, grad_out = make_inputs(spec, shape, dtype, device, param_dtype, requires_grad=True)
-    y = spec.function(x, *params, eps)
-    assert y.dtype == dtype and y.shape == x.shape and y.is_contiguous()
-    expected_y, expected_grads = reference_outputs(spec, x, params, grad_out, eps)
-    assert_close(y, expected_y, dtype)
-    grads = torch.autograd.grad(y, [x, *params], grad_out)
-    scales = gradient_scales(spec, x, params, grad_out, eps)
-    for tensor, grad, expected, scale in zip([x, *params], grads, expected_grads, scales, strict=True):
-        assert grad.dtype == tensor.dtype and grad.shape == tensor.shape
+def assert_grads_close(grads, expected_grads, scales, dtype):
+    for grad, expected, scale in zip(grads, expected_grads, scales, strict=True):
         # float32 statistics: a half x's gradients are as exact as the dtype they are rounded to.
         assert_close(grad, expected, grad.dtype if grad.dtype != torch.float32 else dtype, scale)
+
+
+def check_against_reference(spec, device, dtype, shape, param_dtype=None):
+    eps = spec.default_eps
+    xs, params, grad_outs = make_inputs(spec, shape, dtype, device, param_dtype, requires_grad=True)
+    outputs = run(spec, xs, params, eps)
+    expected_outputs, expected_grads = reference_outputs(spec, xs, params, grad_outs, eps)
+    for output, expected in zip(outputs, expected_outputs, strict=True):
+        assert output.dtype == dtype and output.shape == xs[0].shape and output.is_contiguous()
+        assert_close(output, expected, dtype)
+    if spec.residual_add:
+        assert torch.equal(outputs[1], normalized(xs))  # x + residual, rounded once to the dtype
+    inputs = [*xs, *params]
+    grads = torch.autograd.grad(outputs, inputs, grad_outs)
+    for tensor, grad in zip(inputs, grads, strict=True):
+        assert grad.dtype == tensor.dtype and grad.shape == tensor.shape
+    assert_grads_close(grads, expected_grads, gradient_scales(spec, xs, params, grad_outs, eps), dtype)
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
@@ -155,29 +208,31 @@ def test_cuda_graph_captures_forward_and_backward(spec):
     # A training step in one graph: the forward, the backward's workspace and its second kernel.
     # Replays with new inputs must give new, right results.
     shape = (2050, 1536)
-    x, params, grad_out = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
+    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):  # warm-up outside the capture, as CUDA graphs require
         for _ in range(3):
-            torch.autograd.grad(spec.function(x, *params), [x, *params], grad_out)
+            torch.autograd.grad(run(spec, xs, params), [*xs, *params], grad_outs)
     torch.cuda.current_stream().wait_stream(side)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        y = spec.function(x, *params)
-        grads = torch.autograd.grad(y, [x, *params], grad_out)
+        outputs = run(spec, xs, params)
+        grads = torch.autograd.grad(outputs, [*xs, *params], grad_outs)
     for _ in range(3):
-        new_x, new_params, new_grad_out = make_inputs(spec, shape, torch.float32, "cuda")
+        new_xs, new_params, new_grad_outs = make_inputs(spec, shape, torch.float32, "cuda")
         with torch.no_grad():
-            for tensor, value in zip([x, *params, grad_out], [new_x, *new_params, new_grad_out], strict=True):
+            for tensor, value in zip(
+                [*xs, *params, *grad_outs], [*new_xs, *new_params, *new_grad_outs], strict=True
+            ):
                 tensor.copy_(value)
         graph.replay()
         torch.cuda.synchronize()
-        expected_y, expected_grads = reference_outputs(spec, x, params, grad_out, spec.default_eps)
-        assert_close(y, expected_y, torch.float32)
-        scales = gradient_scales(spec, x, params, grad_out, spec.default_eps)
-        for grad, expected, scale in zip(grads, expected_grads, scales, strict=True):
-            assert_close(grad, expected, torch.float32, scale)
+        expected_outputs, expected_grads = reference_outputs(spec, xs, params, grad_outs, spec.default_eps)
+        for output, expected in zip(outputs, expected_outputs, strict=True):
+            assert_close(output, expected, torch.float32)
+        scales = gradient_scales(spec, xs, params, grad_outs, spec.default_eps)
+        assert_grads_close(grads, expected_grads, scales, torch.float32)
 
 
 @CUDA
@@ -185,22 +240,24 @@ def test_kernels_run_on_the_current_stream(spec):
     # The inputs are written on a side stream behind a long sleep; a kernel launched on any other
     # stream would read them before they are written.
     shape = (512, 2048)
-    new_x, new_params, new_grad_out = make_inputs(spec, shape, torch.float32, "cuda")
-    x, grad_out = torch.zeros_like(new_x), torch.zeros_like(new_grad_out)
+    new_xs, new_params, new_grad_outs = make_inputs(spec, shape, torch.float32, "cuda")
+    xs = [torch.zeros_like(t) for t in new_xs]
+    grad_outs = [torch.zeros_like(t) for t in new_grad_outs]
     torch.cuda.synchronize()
     stream = torch.cuda.Stream()
     with torch.cuda.stream(stream):
         torch.cuda._sleep(100_000_000)  # about 50 ms of GPU time on this stream
-        x.copy_(new_x)
-        grad_out.copy_(new_grad_out)
-        y = spec.function(x, *new_params)
-        grads = spec.backward_op(grad_out, x, *new_params, spec.default_eps)
+        for tensor, value in zip([*xs, *grad_outs], [*new_xs, *new_grad_outs], strict=True):
+            tensor.copy_(value)
+        outputs = run(spec, xs, new_params)
+        grads = spec.backward_op(*backward_arguments(spec, xs, grad_outs), *new_params, spec.default_eps)
     torch.cuda.synchronize()
-    expected_y, expected_grads = reference_outputs(spec, new_x, new_params, new_grad_out, spec.default_eps)
-    assert_close(y, expected_y, torch.float32)
-    scales = gradient_scales(spec, new_x, new_params, new_grad_out, spec.default_eps)
-    for grad, expected, scale in zip(grads, expected_grads, scales, strict=True):
-        assert_close(grad, expected, torch.float32, scale)
+    eps = spec.default_eps
+    expected_outputs, expected_grads = reference_outputs(spec, new_xs, new_params, new_grad_outs, eps)
+    for output, expected in zip(outputs, expected_outputs, strict=True):
+        assert_close(output, expected, torch.float32)
+    scales = gradient_scales(spec, new_xs, new_params, new_grad_outs, eps)
+    assert_grads_close(grads, backward_part(xs, expected_grads), backward_part(xs, scales), torch.float32)
 
 
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
@@ -218,22 +275,27 @@ def test_more_than_2_31_elements(spec):
     if free < 24 * 2**30:
         pytest.skip("needs 24 GiB of free GPU memory")
     _, params, _ = make_inputs(spec, (1, cols), torch.bfloat16, "cuda")
-    x = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16).mul_(2).add_(0.5)
-    grad_out = torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16)
-    assert x.numel() > 2**31
+    count = 2 if spec.residual_add else 1
+    xs = [
+        torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16).mul_(2).add_(0.5) for _ in range(count)
+    ]
+    grad_outs = [torch.randn(rows, cols, device="cuda", dtype=torch.bfloat16) for _ in range(count)]
+    assert xs[0].numel() > 2**31
     eps = spec.default_eps
-    y = spec.function(x, *params, eps)
-    grads = spec.backward_op(grad_out, x, *params, eps)
+    outputs = run(spec, xs, params, eps)
+    grads = spec.backward_op(*backward_arguments(spec, xs, grad_outs), *params, eps)
     param_sums = [torch.zeros(cols, dtype=torch.float64, device="cuda") for _ in params]
     for start in range(0, rows, 65536):
         part = slice(start, min(start + 65536, rows))
-        expected_y, expected_grads = reference_outputs(spec, x[part], params, grad_out[part], eps)
-        assert_close(y[part], expected_y, torch.bfloat16)
-        scale = gradient_scales(spec, x[part], params, grad_out[part], eps)[0]
+        xs_part, grad_outs_part = [t[part] for t in xs], [g[part] for g in grad_outs]
+        expected_outputs, expected_grads = reference_outputs(spec, xs_part, params, grad_outs_part, eps)
+        for output, expected in zip(outputs, expected_outputs, strict=True):
+            assert_close(output[part], expected, torch.bfloat16)
+        scale = gradient_scales(spec, xs_part, params, grad_outs_part, eps)[0]
         assert_close(grads[0][part], expected_grads[0], torch.bfloat16, scale)
-        for total, grad in zip(param_sums, expected_grads[1:], strict=True):
+        for total, grad in zip(param_sums, expected_grads[count:], strict=True):
             total += grad
-        del expected_y, expected_grads
+        del expected_outputs, expected_grads
     for grad, expected in zip(grads[1:], param_sums, strict=True):
         # a float32 sum over 2^19 rows, rounded to bfloat16
         assert_close(grad, expected, torch.bfloat16)
@@ -243,49 +305,53 @@ def test_more_than_2_31_elements(spec):
 @pytest.mark.parametrize("device", DEVICES)
 def test_eps_is_used(spec, device, eps):
     # Rows of small values, where eps dominates the variance: another eps gives another result.
-    x, params, grad_out = make_inputs(spec, (16, 64), torch.float64, device)
-    x = x * 1e-2
-    expected, _ = reference_outputs(spec, x, params, grad_out, eps)
-    assert_close(spec.function(x, *params, eps), expected, torch.float64)
+    xs, params, grad_outs = make_inputs(spec, (16, 64), torch.float64, device)
+    xs = [x * 1e-2 for x in xs]
+    expected, _ = reference_outputs(spec, xs, params, grad_outs, eps)
+    assert_close(run(spec, xs, params, eps)[0], expected[0], torch.float64)
 
 
 def test_default_eps_is_the_schemas(spec):
     schema = spec.forward_op._schema
     assert float(schema.arguments[-1].default_value) == spec.default_eps
-    x, params, _ = make_inputs(spec, (8, 32), torch.float64, "cpu")
-    assert torch.equal(spec.function(x, *params), spec.function(x, *params, spec.default_eps))
+    xs, params, _ = make_inputs(spec, (8, 32), torch.float64, "cpu")
+    assert torch.equal(run(spec, xs, params)[0], run(spec, xs, params, spec.default_eps)[0])
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_gradcheck_float64(spec, device):
-    x, params, _ = make_inputs(spec, (6, 13), torch.float64, device, requires_grad=True)
-    assert torch.autograd.gradcheck(lambda x, *p: spec.function(x, *p, 1e-3), (x, *params))
+    xs, params, _ = make_inputs(spec, (6, 13), torch.float64, device, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda *t: spec.function(*t, 1e-3), (*xs, *params))
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_double_backward_is_refused(spec, device):
-    x, params, grad_out = make_inputs(spec, (4, 16), torch.float64, device, requires_grad=True)
-    (grad_x,) = torch.autograd.grad(spec.function(x, *params), x, grad_out, create_graph=True)
+    xs, params, grad_outs = make_inputs(spec, (4, 16), torch.float64, device, requires_grad=True)
+    (grad_x,) = torch.autograd.grad(run(spec, xs, params), xs[0], grad_outs, create_graph=True)
     with pytest.raises(NotImplementedError, match=f"{spec.op_name}: double backward is not supported"):
         grad_x.sum().backward()
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_forward_mode_ad_is_refused(spec, device):
-    x, params, _ = make_inputs(spec, (4, 16), torch.float64, device)
+    xs, params, _ = make_inputs(spec, (4, 16), torch.float64, device)
     with fwAD.dual_level():
-        dual = fwAD.make_dual(x, torch.randn_like(x))
+        dual = fwAD.make_dual(xs[0], torch.randn_like(xs[0]))
         with pytest.raises(NotImplementedError, match=f"{spec.op_name}: forward-mode AD .* is not supported"):
-            spec.function(dual, *params)
+            spec.function(dual, *xs[1:], *params)
 
 
 @pytest.mark.parametrize("requires_grad", [False, True])
 @pytest.mark.parametrize("param_dtype", [None, torch.float32], ids=["same", "float32"])
 @pytest.mark.parametrize("device", DEVICES)
 def test_opcheck(spec, device, param_dtype, requires_grad):
-    x, params, grad_out = make_inputs(spec, (8, 40), torch.bfloat16, device, param_dtype, requires_grad)
-    torch.library.opcheck(spec.forward_op, (x, *params, spec.default_eps))
-    torch.library.opcheck(spec.backward_op, (grad_out, x.detach(), *[p.detach() for p in params], 1e-3))
+    xs, params, grad_outs = make_inputs(spec, (8, 40), torch.bfloat16, device, param_dtype, requires_grad)
+    torch.library.opcheck(spec.forward_op, (*xs, *params, spec.default_eps))
+    backward = backward_arguments(spec, xs, grad_outs)
+    torch.library.opcheck(spec.backward_op, (*backward, *[p.detach() for p in params], 1e-3))
+    if spec.residual_add:  # grad_residual_out is optional
+        backward[1] = None
+        torch.library.opcheck(spec.backward_op, (*backward, *[p.detach() for p in params], 1e-3))
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -293,12 +359,13 @@ def test_torch_compile_fullgraph(spec, device):
     torch._dynamo.reset()
     layer = spec.layer(64, device=device)
     compiled = torch.compile(layer, fullgraph=True)
-    x = torch.randn(8, 64, device=device, requires_grad=True)
-    y = compiled(x)
-    torch.testing.assert_close(y, layer(x))
-    (grad,) = torch.autograd.grad(y.sum(), x)
-    (expected,) = torch.autograd.grad(layer(x).sum(), x)
-    torch.testing.assert_close(grad, expected)
+    xs = [torch.randn(8, 64, device=device, requires_grad=True) for _ in range(2 if spec.residual_add else 1)]
+    outputs, expected = outputs_of(spec, compiled(*xs)), outputs_of(spec, layer(*xs))
+    for output, reference in zip(outputs, expected, strict=True):
+        torch.testing.assert_close(output, reference)
+    grads = torch.autograd.grad([o.sum() for o in outputs], xs)
+    for grad, reference in zip(grads, torch.autograd.grad([o.sum() for o in expected], xs), strict=True):
+        torch.testing.assert_close(grad, reference)
 
 
 @pytest.mark.parametrize("dtype", HALF_DTYPES, ids=str)
@@ -314,42 +381,49 @@ def test_autocast_training_step(spec, device, dtype):
         for p in layer.parameters():
             p.add_(0.1 * torch.randn_like(p))
     x = torch.randn(32, 64, device=device)
+    # With a residual add: a residual stream in the autocast dtype, as a model run in it keeps one.
+    residual = [torch.randn(32, 96, device=device).to(dtype)] if spec.residual_add else []
     with torch.autocast(device, dtype=dtype):
         h = linear(x)
-        y = layer(h)
-    assert h.dtype == dtype and y.dtype == dtype
-    grad_out = torch.randn_like(y)
+        outputs = outputs_of(spec, layer(h, *residual))
+    assert h.dtype == dtype and all(o.dtype == dtype for o in outputs)
+    grad_outs = [torch.randn_like(o) for o in outputs]
     params = list(layer.parameters())
-    grads = torch.autograd.grad(y, params, grad_out)
+    grads = torch.autograd.grad(outputs, params, grad_outs)
     assert all(g.dtype == torch.float32 for g in grads)
     eps = layer.eps if layer.eps is not None else torch.finfo(dtype).eps
-    expected_y, expected = reference_outputs(spec, h.detach(), params, grad_out, eps)
-    assert_close(y, expected_y, dtype)
-    for grad, reference in zip(grads, expected[1:], strict=True):
+    xs = [h.detach(), *residual]
+    expected_outputs, expected = reference_outputs(spec, xs, params, grad_outs, eps)
+    for output, reference in zip(outputs, expected_outputs, strict=True):
+        assert_close(output, reference, dtype)
+    for grad, reference in zip(grads, expected[len(xs) :], strict=True):
         assert_close(grad, reference, dtype)
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_non_contiguous_inputs_are_accepted(spec, device):
-    x, params, grad_out = make_inputs(spec, (40, 64), torch.float32, device)
-    x_t = x.t().contiguous().t().requires_grad_()  # the same values, column-major
+    xs, params, grad_outs = make_inputs(spec, (40, 64), torch.float32, device)
+    xs_t = [x.t().contiguous().t().requires_grad_() for x in xs]  # the same values, column-major
     params = [p.requires_grad_() for p in params]
-    check_y, check_grads = reference_outputs(spec, x_t, params, grad_out, spec.default_eps)
-    y = spec.function(x_t, *params)
-    assert_close(y, check_y, torch.float32)
-    for grad, expected in zip(torch.autograd.grad(y, [x_t, *params], grad_out), check_grads, strict=True):
+    grad_outs_t = [g.t().contiguous().t() for g in grad_outs]
+    expected_outputs, expected_grads = reference_outputs(spec, xs_t, params, grad_outs, spec.default_eps)
+    outputs = run(spec, xs_t, params)
+    for output, expected in zip(outputs, expected_outputs, strict=True):
+        assert_close(output, expected, torch.float32)
+    grads = torch.autograd.grad(outputs, [*xs_t, *params], grad_outs_t)
+    for grad, expected in zip(grads, expected_grads, strict=True):
         assert_close(grad, expected, torch.float32)
 
 
 @pytest.mark.parametrize("shape", [(0, 8), (3, 0), (0,), (2, 0, 5)], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
 def test_empty_tensors_give_empty_results(spec, device, shape):
-    x, params, grad_out = make_inputs(spec, shape, torch.float32, device, requires_grad=True)
-    y = spec.function(x, *params)
-    assert y.shape == x.shape
-    grads = torch.autograd.grad(y, [x, *params], grad_out, allow_unused=True)
-    assert grads[0].shape == x.shape
-    for grad, p in zip(grads[1:], params, strict=True):
+    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, device, requires_grad=True)
+    outputs = run(spec, xs, params)
+    assert all(o.shape == xs[0].shape for o in outputs)
+    grads = torch.autograd.grad(outputs, [*xs, *params], grad_outs, allow_unused=True)
+    assert all(g.shape == xs[0].shape for g in grads[: len(xs)])
+    for grad, p in zip(grads[len(xs) :], params, strict=True):
         assert torch.equal(grad, torch.zeros_like(p))  # a sum over no rows
 
 
@@ -357,22 +431,26 @@ def test_empty_tensors_give_empty_results(spec, device, shape):
 @pytest.mark.parametrize("param_dtype", [None, torch.float32], ids=["same", "float32"])
 @pytest.mark.parametrize("device", DEVICES)
 def test_backward_is_deterministic(spec, device, param_dtype, shape):
-    x, params, grad_out = make_inputs(spec, shape, torch.bfloat16, device, param_dtype)
-    first = spec.backward_op(grad_out, x, *params, spec.default_eps)
+    xs, params, grad_outs = make_inputs(spec, shape, torch.bfloat16, device, param_dtype)
+    backward = backward_arguments(spec, xs, grad_outs)
+    first = spec.backward_op(*backward, *params, spec.default_eps)
     for _ in range(3):
-        again = spec.backward_op(grad_out.clone(), x.clone(), *[p.clone() for p in params], spec.default_eps)
+        again = spec.backward_op(
+            *[t.clone() for t in backward], *[p.clone() for p in params], spec.default_eps
+        )
         assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
 
 
 @pytest.mark.parametrize("shape", [(4099, 96), (40, 9000)], ids=str)
 def test_cpu_parameter_grads_do_not_depend_on_the_thread_count(spec, shape):
-    x, params, grad_out = make_inputs(spec, shape, torch.float32, "cpu")
+    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cpu")
+    backward = backward_arguments(spec, xs, grad_outs)
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(1)
-        one = spec.backward_op(grad_out, x, *params, spec.default_eps)
+        one = spec.backward_op(*backward, *params, spec.default_eps)
         torch.set_num_threads(max(2, threads))
-        several = spec.backward_op(grad_out, x, *params, spec.default_eps)
+        several = spec.backward_op(*backward, *params, spec.default_eps)
     finally:
         torch.set_num_threads(threads)
     assert all(torch.equal(a, b) for a, b in zip(one, several, strict=True))
@@ -408,7 +486,9 @@ def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
     else:  # the identity scale (and zero shift) the layer passes in their place
         params = [ours._unit_weight.double(), *([ours._zero_bias.double()] if spec.has_bias else [])]
     eps = ours.eps if ours.eps is not None else torch.finfo(x.dtype).eps
-    assert_close(ours(x), spec.reference(x64, *params, eps), torch.float32)
+    no_residual = [torch.zeros_like(x64)] if spec.residual_add else []  # what ours(x) adds
+    expected = outputs_of(spec, spec.reference(x64, *no_residual, *params, eps))[0]
+    assert_close(ours(x), expected, torch.float32)
 
 
 def test_layer_refuses_a_shape_over_several_dimensions(spec):
@@ -427,50 +507,159 @@ def test_the_layer_survives_pickling(spec, device):
 
 
 def bad_inputs(spec):
-    """(what is wrong, x, params, eps, exception, message): what is wrong names the case in failures."""
+    """(what is wrong, xs, params, eps, exception, message): what is wrong names the case in failures."""
     n = 8
     x = torch.randn(4, n)
+
+    def activations(x):  # x, and with a residual add a residual that suits it
+        return [x, torch.randn(x.shape).to(x.dtype)] if spec.residual_add else [x]
+
     good = [torch.randn(n) for _ in range(2 if spec.has_bias else 1)]
+    xs = activations(x)
     cases = [
-        ("int x", x.int(), good, 1e-5, TypeError, "x must be float32, float64, float16 or bfloat16"),
-        ("0-d x", torch.tensor(1.0), [torch.randn(1)] * len(good), 1e-5, ValueError, "x must have at least"),
-        ("short weight", x, [torch.randn(n - 1), *good[1:]], 1e-5, ValueError, "weight must be 1-D"),
-        ("2-d weight", x, [torch.randn(1, n), *good[1:]], 1e-5, ValueError, "weight must be 1-D"),
-        ("float64 weight", x, [good[0].double(), *good[1:]], 1e-5, TypeError, "weight must have the dtype"),
-        ("negative eps", x, good, -1.0, ValueError, "eps must be a finite number >= 0"),
-        ("nan eps", x, good, float("nan"), ValueError, "eps must be a finite number >= 0"),
+        (
+            "int x",
+            activations(x.int()),
+            good,
+            1e-5,
+            TypeError,
+            "x must be float32, float64, float16 or bfloat16",
+        ),
+        (
+            "0-d x",
+            activations(torch.tensor(1.0)),
+            [torch.randn(1)] * len(good),
+            1e-5,
+            ValueError,
+            "x must have at",
+        ),
+        ("short weight", xs, [torch.randn(n - 1), *good[1:]], 1e-5, ValueError, "weight must be 1-D"),
+        ("2-d weight", xs, [torch.randn(1, n), *good[1:]], 1e-5, ValueError, "weight must be 1-D"),
+        ("float64 weight", xs, [good[0].double(), *good[1:]], 1e-5, TypeError, "weight must have the dtype"),
+        ("negative eps", xs, good, -1.0, ValueError, "eps must be a finite number >= 0"),
+        ("nan eps", xs, good, float("nan"), ValueError, "eps must be a finite number >= 0"),
+        ("infinite eps", xs, good, float("inf"), ValueError, "eps must be a finite number >= 0"),
     ]
     if spec.has_bias:
-        cases.append(("short bias", x, [good[0], torch.randn(n + 1)], 1e-5, ValueError, "bias must be 1-D"))
-        cases.append(("half bias", x, [good[0], good[1].half()], 1e-5, TypeError, "bias must have the dtype"))
-        bf16 = x.bfloat16()
+        cases.append(("short bias", xs, [good[0], torch.randn(n + 1)], 1e-5, ValueError, "bias must be 1-D"))
+        cases.append(
+            ("half bias", xs, [good[0], good[1].half()], 1e-5, TypeError, "bias must have the dtype")
+        )
+        bf16 = activations(x.bfloat16())
         mixed = [good[0], good[1].bfloat16()]  # each allowed alone with a bfloat16 x, not together
         message = "bias must have the dtype of weight"
         cases.append(("bias of another dtype", bf16, mixed, 1e-5, TypeError, message))
+    if spec.residual_add:
+        message = "residual must have the same dtype as x"
+        cases.append(("float64 residual", [x, x.double()], good, 1e-5, TypeError, message))
+        cases.append(
+            ("short residual", [x, x[:2]], good, 1e-5, ValueError, "residual must have the shape of x")
+        )
     return cases
 
 
 @pytest.mark.parametrize("fake", [False, True], ids=["kernels", "fake"])
 def test_bad_inputs_are_refused_with_a_message_that_names_the_argument(spec, fake):
-    for what, x, params, eps, error, message in bad_inputs(spec):
+    for what, xs, params, eps, error, message in bad_inputs(spec):
         if fake:
             with torch._subclasses.fake_tensor.FakeTensorMode() as mode:
-                x, params = mode.from_tensor(x), [mode.from_tensor(p) for p in params]
+                xs, params = [mode.from_tensor(x) for x in xs], [mode.from_tensor(p) for p in params]
                 with pytest.raises(error, match=f"{spec.op_name}: {message}"):
-                    spec.forward_op(x, *params, eps)
+                    spec.forward_op(*xs, *params, eps)
                     pytest.fail(f"accepted: {what}")
         else:
             with pytest.raises(error, match=f"{spec.op_name}: {message}"):
-                spec.function(x, *params, eps)
+                spec.function(*xs, *params, eps)
                 pytest.fail(f"accepted: {what}")
 
 
+@pytest.mark.parametrize("fake", [False, True], ids=["kernels", "fake"])
 @pytest.mark.parametrize("device", DEVICES)
-def test_bad_grad_out_is_refused(spec, device):
-    x, params, grad_out = make_inputs(spec, (4, 8), torch.float32, device)
-    for bad, error, message in [
-        (grad_out.double(), TypeError, "grad_out must have the same dtype as x"),
-        (grad_out[:2], ValueError, "grad_out must have the shape of x"),
-    ]:
-        with pytest.raises(error, match=f"{spec.op_name}: {message}"):
-            spec.backward_op(bad, x, *params, 1e-5)
+def test_bad_grad_out_is_refused(spec, device, fake):
+    xs, params, grad_outs = make_inputs(spec, (4, 8), torch.float32, device)
+    backward = backward_arguments(spec, xs, grad_outs)
+    x_name = "residual_out" if spec.residual_add else "x"
+    names = ["grad_out", "grad_residual_out"] if spec.residual_add else ["grad_out"]
+    for index, name in enumerate(names):
+        for bad, error, message in [
+            (backward[index].double(), TypeError, f"{name} must have the same dtype as {x_name}"),
+            (backward[index][:2], ValueError, f"{name} must have the shape of {x_name}"),
+        ]:
+            arguments = [*backward[:index], bad, *backward[index + 1 :], *params]
+            with pytest.raises(error, match=f"{spec.op_name}: {message}"):
+                if fake:
+                    with torch._subclasses.fake_tensor.FakeTensorMode() as mode:
+                        spec.backward_op(*[mode.from_tensor(a) for a in arguments], 1e-5)
+                else:
+                    spec.backward_op(*arguments, 1e-5)
+
+
+def needs_residual_add(spec):
+    if not spec.residual_add:
+        pytest.skip("the operator adds no residual")
+
+
+@pytest.mark.parametrize("used", ["out", "residual_out"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_gradients_through_one_output_of_the_residual_add(spec, device, dtype, used):
+    # Where only one output reaches the loss, the other's gradient is None (no grad_residual_out, or
+    # no grad_out at all): the gradients must still be the reference's, the same for x and residual.
+    needs_residual_add(spec)
+    eps = spec.default_eps
+    xs, params, grad_outs = make_inputs(spec, (33, 257), dtype, device, requires_grad=True)
+    index = 0 if used == "out" else 1
+    output = run(spec, xs, params, eps)[index]
+    grads = torch.autograd.grad(output, [*xs, *params], grad_outs[index], allow_unused=True)
+    zero_grad_outs = [g if i == index else torch.zeros_like(g) for i, g in enumerate(grad_outs)]
+    _, expected = reference_outputs(spec, xs, params, zero_grad_outs, eps)
+    scales = gradient_scales(spec, xs, params, zero_grad_outs, eps)
+    assert torch.equal(grads[0], grads[1])
+    for grad, reference, scale in zip(grads, expected, scales, strict=True):
+        if grad is None:  # residual_out alone does not depend on the parameters
+            assert used == "residual_out" and reference.abs().max() == 0
+        else:
+            assert_close(grad, reference, grad.dtype if grad.dtype != torch.float32 else dtype, scale)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_backward_without_grad_residual_out(spec, device):
+    # The backward operator's grad_residual_out is optional: None gives the norm's share alone.
+    needs_residual_add(spec)
+    xs, params, grad_outs = make_inputs(spec, (20, 96), torch.float64, device)
+    grad_out, grad_residual_out, residual_out = backward_arguments(spec, xs, grad_outs)
+    without = spec.backward_op(grad_out, None, residual_out, *params, 1e-5)
+    with_it = spec.backward_op(grad_out, grad_residual_out, residual_out, *params, 1e-5)
+    torch.testing.assert_close(with_it[0], without[0] + grad_residual_out, rtol=1e-12, atol=1e-12)
+    for a, b in zip(with_it[1:], without[1:], strict=True):
+        assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_residual_layer_forms(spec, device):
+    # layer(x, residual) -> (out, residual_out), as the operator; layer(x) -> the norm of x (no
+    # residual stream yet); a float32 stream with a bfloat16 x adds and normalizes in float32.
+    needs_residual_add(spec)
+    layer = spec.layer(64, device=device)
+    with torch.no_grad():
+        for p in layer.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    params = list(layer.parameters())
+    eps = layer.eps if layer.eps is not None else torch.finfo(torch.float32).eps
+    x, residual = torch.randn(2, 16, 64, device=device), torch.randn(2, 16, 64, device=device)
+    for ours, theirs in zip(layer(x, residual), spec.function(x, residual, *params, eps), strict=True):
+        assert torch.equal(ours, theirs)
+    expected = spec.reference(x.double(), torch.zeros_like(x.double()), *[p.double() for p in params], eps)[0]
+    assert_close(layer(x), expected, torch.float32)
+    out, residual_out = layer(x.bfloat16(), residual)
+    assert out.dtype == residual_out.dtype == torch.float32
+    torch.testing.assert_close(residual_out, x.bfloat16().float() + residual)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_layer_without_residual_add_refuses_a_residual(spec, device):
+    if spec.residual_add:
+        pytest.skip("the operator adds a residual")
+    layer = spec.layer(8, device=device)
+    with pytest.raises(TypeError, match="takes no residual"):
+        layer(torch.randn(2, 8, device=device), torch.randn(2, 8, device=device))

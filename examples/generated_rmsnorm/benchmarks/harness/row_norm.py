@@ -7,7 +7,8 @@ Besides eager (F.rms_norm / F.layer_norm) and torch.compile, the benchmark compa
 Liger-Kernel's Triton kernels where liger-kernel is installed (``pip install liger-kernel``; CUDA
 only; skipped cleanly where it is absent). Liger's RMSNorm runs with in_place=False, so that its
 backward leaves grad_out as it found it (the benchmark reuses grad_out), and with the casting mode
-that matches the operator ("llama": x_hat * weight; "gemma": x_hat * (1 + weight)).
+that matches the operator ("llama": x_hat * weight; "gemma": x_hat * (1 + weight)); an RMSNorm with a
+residual add is compared with Liger's fused add + RMSNorm (LayerNorm with one has no Liger peer).
 """
 
 from __future__ import annotations
@@ -60,6 +61,19 @@ def make_parameters(spec, cols: int, dtype: torch.dtype, device: torch.device) -
     return {name: p.to(dtype).requires_grad_() for name, p in parameters.items()}
 
 
+def activations(spec) -> tuple[str, ...]:
+    return ("x", "residual") if spec.residual_add else ("x",)
+
+
+def activation_traffic(spec, pass_name: str) -> int:
+    # The forward reads x and writes y; with a residual add it also reads residual and writes
+    # residual_out. The backward reads grad_out (and grad_residual_out) and the tensor the forward
+    # normalized (x, or residual_out), and writes one gradient (x's, which is also residual's).
+    outputs = 2 if spec.residual_add else 1
+    forward = len(activations(spec)) + outputs
+    return forward if pass_name == "forward" else forward + outputs + 2
+
+
 def parameter_traffic(spec, pass_name: str) -> int:
     # The forward reads each parameter; the backward reads the weight again (not the bias) and writes
     # each parameter's gradient.
@@ -73,12 +87,17 @@ def liger(spec, device: torch.device) -> dict[str, runner.Impl]:
     if device.type != "cuda":
         return {}
     eps = spec.default_eps
+    if spec.has_bias and spec.residual_add:
+        return {}
     try:
         if spec.has_bias:
             from liger_kernel.ops.layer_norm import LigerLayerNormFunction
 
             return {"liger": lambda inputs: LigerLayerNormFunction.apply(*inputs.values(), eps)}
-        from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+        if spec.residual_add:
+            from liger_kernel.ops.fused_add_rms_norm import LigerFusedAddRMSNormFunction as Function
+        else:
+            from liger_kernel.ops.rms_norm import LigerRMSNormFunction as Function
     except ImportError as error:
         if liger_version() is not None:  # installed, but it does not load (e.g. no Triton): say so
             print(
@@ -87,9 +106,7 @@ def liger(spec, device: torch.device) -> dict[str, runner.Impl]:
             )
         return {}
     offset, casting_mode = (1.0, "gemma") if spec.zero_centered_weight else (0.0, "llama")
-    return {
-        "liger": lambda inputs: LigerRMSNormFunction.apply(*inputs.values(), eps, offset, casting_mode, False)
-    }
+    return {"liger": lambda inputs: Function.apply(*inputs.values(), eps, offset, casting_mode, False)}
 
 
 def liger_version() -> str | None:
@@ -106,11 +123,15 @@ FAMILY = runner.Family(
     default_shapes_cpu=DEFAULT_SHAPES_CPU,
     make_parameters=make_parameters,
     parameter_traffic=parameter_traffic,
+    activations=activations,
+    outputs=lambda spec: 2 if spec.residual_add else 1,
+    activation_traffic=activation_traffic,
     extra_arguments=lambda spec: (spec.default_eps,),
     peers=liger,
     meta=lambda spec: {
         "norm": spec.norm,
         "zero_centered_weight": spec.zero_centered_weight,
+        "residual_add": spec.residual_add,
         "eps": spec.default_eps,
         "liger_version": liger_version(),
     },

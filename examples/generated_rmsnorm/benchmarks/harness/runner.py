@@ -15,7 +15,9 @@ For every dtype and shape the runner times the forward pass and the forward+back
 The operators are memory-bound, so each time is turned into bandwidth over the bytes a pass must
 move ("floor bytes"): 2 x numel (read x, write y) for the forward, 5 x numel (also read grad_out and x,
 write grad_x) for forward+backward, plus the family's parameter terms (N-sized tensors: weight, bias
-and their gradients), all x elem_size. GB/s = floor bytes / time; "% of copy" = the time the floor
+and their gradients), all x elem_size. An operator with more inputs and outputs shaped like x (a
+residual add: x and residual in, y and residual_out out) moves what its family's activation_traffic
+says instead of 2 and 5. GB/s = floor bytes / time; "% of copy" = the time the floor
 bytes take at the copy rate over the time (on CUDA the device's time alone); speed-ups = baseline
 time / our time, per call. Every implementation but eager is first checked against the reference
 computed in float64 (eager itself rounds in the dtype, and on the CPU sums a half-precision
@@ -68,7 +70,9 @@ PASS_LABELS = {"forward": "fwd", "forward+backward": "fwd+bwd"}
 # Bytes each pass must move: FLOOR_TRAFFIC x numel x elem_size for the tensors shaped like x, plus
 # the family's parameter_traffic x N x elem_size for those shaped like a parameter.
 FLOOR_TRAFFIC = {"forward": 2, "forward+backward": 5}
-TENSORS_PER_SET = 5  # x, grad_out, copy destination, and the kept outputs y and grad_x
+# x, grad_out, copy destination, and the kept outputs y and grad_x; twice those of x and y for an
+# operator with two of each (a residual add).
+TENSORS_PER_SET = 5
 
 # (rtol, atol) of y and grad_x against the reference in float64. Loose on purpose: the check is
 # there to catch wrong kernels, not to grade accuracy (the tests do that, tighter).
@@ -104,6 +108,11 @@ class Family:
     make_parameters: Callable[[Any, int, torch.dtype, torch.device], Inputs]
     # N-sized tensors a pass moves (parameters read, their gradients written), per pass.
     parameter_traffic: Callable[[Any, str], int]
+    # The operator's inputs shaped like x, by name (x first), and its outputs' count; the numel-sized
+    # tensors a pass moves (FLOOR_TRAFFIC for one input and one output).
+    activations: Callable[[Any], tuple[str, ...]] = lambda spec: ("x",)
+    outputs: Callable[[Any], int] = lambda spec: 1
+    activation_traffic: Callable[[Any, str], int] = lambda spec, pass_name: FLOOR_TRAFFIC[pass_name]
     extra_arguments: Callable[[Any], tuple[Any, ...]] = lambda spec: ()  # after the tensors, e.g. eps
     # Outside implementations to compare with, by name, for an operator on a device; the family
     # leaves out those that are not installed or not for that device.
@@ -131,9 +140,20 @@ def load_spec(family: Family, op_name: str):
 
 
 def bind(family: Family, spec, fn: Callable[..., Tensor]) -> Impl:
-    """`fn` (the operator, its reference or a compiled reference) as a call on the inputs."""
+    """`fn` (the operator, its reference or a compiled reference) as a call on the inputs; its
+    outputs as a tuple."""
     extra = family.extra_arguments(spec)
-    return lambda inputs: fn(*inputs.values(), *extra)
+    return as_tuple(lambda inputs: fn(*inputs.values(), *extra))
+
+
+def as_tuple(fn: Callable[[Inputs], Tensor | tuple[Tensor, ...]]) -> Impl:
+    """A call on the inputs that returns its outputs as a tuple, one output or several."""
+
+    def call(inputs: Inputs) -> tuple[Tensor, ...]:
+        result = fn(inputs)
+        return tuple(result) if isinstance(result, (tuple, list)) else (result,)
+
+    return call
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,7 +173,7 @@ def forward_backward_call(fn: Impl) -> timing.Call:
 
     def call(buffers: BufferSet) -> None:
         y = fn(buffers.inputs)
-        buffers.outputs = (y, *torch.autograd.grad(y, tuple(buffers.inputs.values()), buffers.grad_out))
+        buffers.outputs = (*y, *torch.autograd.grad(y, tuple(buffers.inputs.values()), buffers.grad_out))
 
     return call
 
@@ -164,31 +184,38 @@ def make_buffer_sets(
     """Random normal inputs: zeros would let kernels skip work or hit fast paths of the math."""
     sets = []
     for _ in range(count):
-        x = torch.randn(shape, dtype=dtype, device=device, requires_grad=True)
-        inputs = {"x": x, **family.make_parameters(spec, shape[-1], dtype, device)}
-        grad_out = torch.randn(shape, dtype=dtype, device=device)
+        inputs = {
+            name: torch.randn(shape, dtype=dtype, device=device, requires_grad=True)
+            for name in family.activations(spec)
+        }
+        inputs.update(family.make_parameters(spec, shape[-1], dtype, device))
+        grad_out = tuple(torch.randn(shape, dtype=dtype, device=device) for _ in range(family.outputs(spec)))
+        x = inputs["x"]
         sets.append(BufferSet(inputs, grad_out, x, torch.empty_like(x)))
     return sets
 
 
-def evaluate(fn: Impl, buffers: BufferSet) -> list[Tensor]:
-    """[y without autograd, y, grad_x, *parameter grads]: the forward under no_grad, then with autograd."""
+def evaluate(fn: Impl, buffers: BufferSet) -> dict[str, Tensor]:
+    """Each output without autograd and with it, then each input's gradient, by name."""
     with torch.no_grad():
         y_no_grad = fn(buffers.inputs)
     y = fn(buffers.inputs)
     grads = torch.autograd.grad(y, tuple(buffers.inputs.values()), buffers.grad_out)
-    return [y_no_grad, y.detach(), *grads]
+    results = {f"output {i} (no_grad)": t for i, t in enumerate(y_no_grad)}
+    results.update({f"output {i}": t.detach() for i, t in enumerate(y)})
+    results.update({f"grad_{name}": grad for name, grad in zip(buffers.inputs, grads, strict=True)})
+    return results
 
 
-def evaluate_in_float64(reference: Impl, buffers: BufferSet) -> list[Tensor]:
+def evaluate_in_float64(reference: Impl, buffers: BufferSet) -> dict[str, Tensor]:
     """What `evaluate` gives, from the reference on the same inputs converted to float64."""
     inputs = {name: value.detach().double().requires_grad_() for name, value in buffers.inputs.items()}
-    in_float64 = BufferSet(inputs, buffers.grad_out.double(), buffers.src, buffers.dst)
-    return evaluate(reference, in_float64)
+    grad_out = tuple(g.double() for g in buffers.grad_out)
+    return evaluate(reference, BufferSet(inputs, grad_out, buffers.src, buffers.dst))
 
 
 def check_against_reference(
-    name: str, fn: Impl, expected: list[Tensor], buffers: BufferSet, label: str
+    name: str, fn: Impl, expected: dict[str, Tensor], buffers: BufferSet, label: str
 ) -> None:
     """Raise MismatchError unless `fn` matches `expected` (evaluate_in_float64 of the reference) on
     these inputs, forward and backward.
@@ -196,24 +223,28 @@ def check_against_reference(
     Runs both modes a benchmark times (no_grad forward, forward with autograd), so this is also
     where torch.compile compiles its two graphs.
     """
-    dtype = buffers.inputs["x"].dtype
+    x = buffers.inputs["x"]
+    dtype = x.dtype
     rtol, atol = TOLERANCES[dtype]
     actual = evaluate(fn, buffers)
-    for what, a, e in zip(("forward (no_grad)", "forward", "grad_x"), actual[:3], expected[:3], strict=True):
-        try:
-            torch.testing.assert_close(a.float(), e.float(), rtol=rtol, atol=atol)
-        except AssertionError as error:
-            raise MismatchError(
-                f"{name} does not match the reference for {label}, {what}:\n{error}"
-            ) from None
-    parameters = list(buffers.inputs)[1:]
-    for parameter, a, e in zip(parameters, actual[3:], expected[3:], strict=True):
-        relative = (a.double() - e.double()).norm() / e.double().norm().clamp_min(1e-30)
-        if not relative <= PARAMETER_GRAD_RELATIVE_TOLERANCE[dtype]:  # also catches NaN
-            raise MismatchError(
-                f"{name} does not match the reference for {label}, grad_{parameter}: relative error "
-                f"{relative:.3g} (tolerance {PARAMETER_GRAD_RELATIVE_TOLERANCE[dtype]:g})"
-            )
+    if actual.keys() != expected.keys():
+        raise MismatchError(f"{name} gives {sorted(actual)}, the reference {sorted(expected)}, for {label}")
+    for what, a in actual.items():
+        e = expected[what]
+        if a.shape == x.shape:  # an output, or the gradient of an input shaped like x: element by element
+            try:
+                torch.testing.assert_close(a.float(), e.float(), rtol=rtol, atol=atol)
+            except AssertionError as error:
+                raise MismatchError(
+                    f"{name} does not match the reference for {label}, {what}:\n{error}"
+                ) from None
+        else:  # a parameter's gradient, a sum over the rows
+            relative = (a.double() - e.double()).norm() / e.double().norm().clamp_min(1e-30)
+            if not relative <= PARAMETER_GRAD_RELATIVE_TOLERANCE[dtype]:  # also catches NaN
+                raise MismatchError(
+                    f"{name} does not match the reference for {label}, {what}: relative error "
+                    f"{relative:.3g} (tolerance {PARAMETER_GRAD_RELATIVE_TOLERANCE[dtype]:g})"
+                )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,7 +265,8 @@ def benchmark_configuration(
     label = f"{dtype_name} {format_shape(shape)}"
     numel = math.prod(shape)
     elem_size = torch.empty((), dtype=dtype).element_size()
-    count = timing.buffer_set_count(TENSORS_PER_SET * numel * elem_size, device)
+    per_set = TENSORS_PER_SET + 2 * (len(family.activations(spec)) - 1) + 2 * (family.outputs(spec) - 1)
+    count = timing.buffer_set_count(per_set * numel * elem_size, device)
     buffer_sets = make_buffer_sets(family, spec, shape, dtype, device, count)
     cuda = device.type == "cuda"
 
@@ -266,7 +298,8 @@ def benchmark_configuration(
             del implementations["compile"]
             use_compile = False
     if use_peers:
-        for peer_name, peer in family.peers(spec, device).items():
+        for peer_name, peer_call in family.peers(spec, device).items():
+            peer = as_tuple(peer_call)
             try:
                 check_against_reference(peer_name, peer, expected, buffer_sets[0], label)
             except MismatchError as error:  # a peer's own limits (a row length it refuses) are not ours
@@ -286,7 +319,10 @@ def benchmark_configuration(
     for pass_name in PASSES:
         grad = pass_name == "forward+backward"
         make_call = forward_backward_call if grad else forward_call
-        elements = FLOOR_TRAFFIC[pass_name] * numel + family.parameter_traffic(spec, pass_name) * shape[-1]
+        elements = (
+            family.activation_traffic(spec, pass_name) * numel
+            + family.parameter_traffic(spec, pass_name) * shape[-1]
+        )
         floor_bytes = elements * elem_size
         copy_bound_ms = floor_bytes / (copy_rate_gbps * 1e6)  # the floor bytes at the copy rate
         ms: dict[str, float | None] = dict.fromkeys(names)
@@ -461,10 +497,13 @@ def parse_args(family: Family, op_name: str, argv: Sequence[str] | None = None) 
 
 def floor_bytes_text(family: Family, spec) -> str:
     """The floor bytes of both passes in words, from the family's parameter traffic."""
-    forward, both = (family.parameter_traffic(spec, pass_name) for pass_name in PASSES)
+    (forward, both), (forward_n, both_n) = (
+        [traffic(spec, pass_name) for pass_name in PASSES]
+        for traffic in (family.activation_traffic, family.parameter_traffic)
+    )
     return (
-        f"forward (2 x numel + {forward} x N) x elem_size, "
-        f"forward+backward (5 x numel + {both} x N) x elem_size"
+        f"forward ({forward} x numel + {forward_n} x N) x elem_size, "
+        f"forward+backward ({both} x numel + {both_n} x N) x elem_size"
     )
 
 
@@ -572,11 +611,17 @@ def sanitize(family: Family, op_name: str) -> None:
     device = torch.device("cuda")
     for dtype, parameter_dtype in family.sanitizer_dtypes:
         for rows, cols in family.sanitizer_shapes:
-            x = torch.randn(rows * cols + 1, device=device, dtype=dtype)
-            for view in (x[:-1].view(rows, cols), x[1:].view(rows, cols)):
-                inputs = {"x": view.detach().requires_grad_()}
+            data = {
+                name: torch.randn(rows * cols + 1, device=device, dtype=dtype)
+                for name in family.activations(spec)
+            }
+            for shift in (0, 1):  # a contiguous view, and one shifted by an element
+                inputs = {
+                    name: t[shift : shift + rows * cols].view(rows, cols).requires_grad_()
+                    for name, t in data.items()
+                }
                 inputs.update(family.make_parameters(spec, cols, parameter_dtype, device))
-                y = spec.function(*inputs.values(), *family.extra_arguments(spec))
-                torch.autograd.grad(y, tuple(inputs.values()), torch.randn_like(y))
+                y = bind(family, spec, spec.function)(inputs)
+                torch.autograd.grad(y, tuple(inputs.values()), [torch.randn_like(t) for t in y])
     torch.cuda.synchronize()
     print("sanitizer case: done")

@@ -61,7 +61,7 @@ class BufferSet:
     """One set of inputs, and a slot for the outputs of the last call that used them."""
 
     inputs: dict[str, Tensor]  # the operator's arguments, by name
-    grad_out: Tensor
+    grad_out: tuple[Tensor, ...]  # one for each output
     src: Tensor  # what the copy baseline reads (the largest input)
     dst: Tensor  # where it writes
     # The last call's outputs stay alive until the set is used again, so the outputs rotate through

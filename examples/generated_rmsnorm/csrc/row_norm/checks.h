@@ -1,4 +1,5 @@
-// The row normalization family's argument checks, shared by its CPU and CUDA entry points.
+// The row normalization family's argument checks, shared by its CPU and CUDA entry points. The
+// messages name the operator and the argument.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -11,42 +12,58 @@
 namespace generated_rmsnorm::row_norm {
 
 // A parameter of the norm (weight, bias): 1-D with x.size(-1) elements, on x's device, with x's dtype
-// or, for a float16 or bfloat16 x, float32 (what autocast passes).
-inline void check_parameter(const std::string& op, const char* name, const at::Tensor& x,
+// or, for a float16 or bfloat16 x, float32 (what autocast passes). `x` names the normalized tensor
+// (x; residual_out in the backward of an operator with a residual add).
+inline void check_parameter(const std::string& op, const char* name, const char* x_name, const at::Tensor& x,
                             const at::Tensor& p) {
-  TORCH_CHECK(p.device() == x.device(), op, ": ", name, " must be on the same device as x, but x is on ",
-              x.device(), " and ", name, " is on ", p.device());
+  TORCH_CHECK(p.device() == x.device(), op, ": ", name, " must be on the same device as ", x_name, ", but ",
+              x_name, " is on ", x.device(), " and ", name, " is on ", p.device());
   TORCH_CHECK_TYPE(core::is_parameter_dtype_allowed(x.scalar_type(), p.scalar_type()), op, ": ", name,
-                   " must have the dtype of x (", x.scalar_type(),
-                   ") or, for a float16 or bfloat16 x, float32, but got ", p.scalar_type());
-  TORCH_CHECK_VALUE(p.dim() == 1 && p.size(0) == x.size(-1), op, ": ", name,
-                    " must be 1-D with x.size(-1) = ", x.size(-1), " elements, but got shape ", p.sizes());
+                   " must have the dtype of ", x_name, " (", x.scalar_type(),
+                   ") or, for a float16 or bfloat16 ", x_name, ", float32, but got ", p.scalar_type());
+  TORCH_CHECK_VALUE(p.dim() == 1 && p.size(0) == x.size(-1), op, ": ", name, " must be 1-D with ", x_name,
+                    ".size(-1) = ", x.size(-1), " elements, but got shape ", p.sizes());
 }
 
-// The messages name the operator and the argument. bias and grad_out are checked only when defined
-// (LayerNorm's bias; the backward operator's grad_out).
-inline void check_inputs(const std::string& op, const at::Tensor& x, const at::Tensor& weight,
-                         const at::Tensor& bias, double eps, const at::Tensor& grad_out = {}) {
-  TORCH_CHECK_TYPE(core::is_supported_dtype(x.scalar_type()), op,
-                   ": x must be float32, float64, float16 or bfloat16, but got ", x.scalar_type());
-  TORCH_CHECK_VALUE(x.dim() >= 1, op, ": x must have at least 1 dimension, but got a 0-d tensor");
-  check_parameter(op, "weight", x, weight);
+// A tensor that goes with x element for element (residual, grad_out, grad_residual_out): on x's
+// device, with its dtype and shape.
+inline void check_like(const std::string& op, const char* name, const char* x_name, const at::Tensor& x,
+                       const at::Tensor& t) {
+  TORCH_CHECK(t.device() == x.device(), op, ": ", name, " must be on the same device as ", x_name, ", but ",
+              x_name, " is on ", x.device(), " and ", name, " is on ", t.device());
+  TORCH_CHECK_TYPE(t.scalar_type() == x.scalar_type(), op, ": ", name, " must have the same dtype as ",
+                   x_name, " (", x.scalar_type(), "), but got ", t.scalar_type());
+  TORCH_CHECK_VALUE(t.sizes() == x.sizes(), op, ": ", name, " must have the shape of ", x_name, " ",
+                    x.sizes(), ", but got ", t.sizes());
+}
+
+// The forward's inputs: x (the normalized tensor, or the one the residual is added to), the
+// parameters (bias only where defined) and eps.
+inline void check_inputs(const std::string& op, const char* x_name, const at::Tensor& x,
+                         const at::Tensor& weight, const at::Tensor& bias, double eps) {
+  TORCH_CHECK_TYPE(core::is_supported_dtype(x.scalar_type()), op, ": ", x_name,
+                   " must be float32, float64, float16 or bfloat16, but got ", x.scalar_type());
+  TORCH_CHECK_VALUE(x.dim() >= 1, op, ": ", x_name, " must have at least 1 dimension, but got a 0-d tensor");
+  check_parameter(op, "weight", x_name, x, weight);
   if (bias.defined()) {
-    check_parameter(op, "bias", x, bias);
+    check_parameter(op, "bias", x_name, x, bias);
     TORCH_CHECK_TYPE(bias.scalar_type() == weight.scalar_type(), op, ": bias must have the dtype of weight (",
                      weight.scalar_type(), "), but got ", bias.scalar_type());
   }
   TORCH_CHECK_VALUE(std::isfinite(eps) && eps >= 0, op, ": eps must be a finite number >= 0, but got ", eps);
-  if (grad_out.defined()) {
-    TORCH_CHECK(grad_out.device() == x.device(), op,
-                ": grad_out must be on the same device as x, but x is on ", x.device(),
-                " and grad_out is on ", grad_out.device());
-    TORCH_CHECK_TYPE(grad_out.scalar_type() == x.scalar_type(), op,
-                     ": grad_out must have the same dtype as x (", x.scalar_type(), "), but got ",
-                     grad_out.scalar_type());
-    TORCH_CHECK_VALUE(grad_out.sizes() == x.sizes(), op, ": grad_out must have the shape of x ", x.sizes(),
-                      ", but got ", grad_out.sizes());
-  }
+}
+
+// Every argument of either operator: x_name names the normalized tensor (x; the backward's
+// residual_out where the operator adds a residual). residual (the forward's, with a residual add),
+// grad_out (the backward's) and grad_residual_out (optional in the backward) are checked where defined.
+inline void check_arguments(const std::string& op, const char* x_name, const at::Tensor& x,
+                            const at::Tensor& residual, const at::Tensor& weight, const at::Tensor& bias,
+                            double eps, const at::Tensor& grad_out = {},
+                            const at::Tensor& grad_residual_out = {}) {
+  check_inputs(op, x_name, x, weight, bias, eps);
+  if (residual.defined()) check_like(op, "residual", x_name, x, residual);
+  if (grad_out.defined()) check_like(op, "grad_out", x_name, x, grad_out);
+  if (grad_residual_out.defined()) check_like(op, "grad_residual_out", x_name, x, grad_residual_out);
 }
 
 }  // namespace generated_rmsnorm::row_norm

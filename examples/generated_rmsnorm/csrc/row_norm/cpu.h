@@ -1,8 +1,10 @@
 // The row normalization family's CPU loops: each row of x is normalized over its N elements
 // (RMSNorm: x * rstd; LayerNorm: (x - mean) * rstd), times the weight (plus the bias). Vectorized with
 // ATen's CPU vectors, parallel over rows with at::parallel_for, statistics in float for float16 and
-// bfloat16 (in double for double). The backward recomputes each row's statistics from x, as the
-// forward computed them (the same code, so the same bits), instead of saving them.
+// bfloat16 (in double for double). With a residual add, the forward first writes x + residual,
+// rounded to x's dtype, and normalizes that. The backward recomputes each row's statistics from the
+// tensor the forward normalized, as the forward computed them (the same code, so the same bits),
+// instead of saving them, and adds grad_residual_out (where given) to grad_x.
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -55,6 +57,7 @@ std::vector<opmath_t> parameter_as_opmath(const at::Tensor& p, double offset) {
 // One row of x, converted to opmath_t in `row`, and its statistics: mean (0 for RMSNorm) and rstd =
 // 1 / sqrt(variance + eps), where the variance is the mean of (x - mean)^2 (RMSNorm: of x^2). The
 // centered form takes a second pass over the converted row, which stays in the L1 or L2 cache.
+// With `residual`, the row is x + residual, written to `sum` in x's dtype and taken as rounded there.
 template <template <typename> class Norm, typename scalar_t>
 struct Row {
   using L = core::Lanes<scalar_t>;
@@ -65,12 +68,21 @@ struct Row {
   opmath_t mean = 0;
   opmath_t rstd = 0;
 
-  Row(const scalar_t* x, int64_t cols, opmath_t* row, double eps) {
+  Row(const scalar_t* x, int64_t cols, opmath_t* row, double eps, const scalar_t* residual = nullptr,
+      scalar_t* sum = nullptr) {
     V acc(0);
     for (int64_t c = 0; c < cols; c += L::kStep) {
       const int64_t count = std::min<int64_t>(L::kStep, cols - c);
       V a, b;
       L::load(x + c, count, a, b);  // lanes past `count` are zeros
+      if (residual != nullptr) {
+        V ra, rb;
+        L::load(residual + c, count, ra, rb);
+        a = a + ra;
+        if constexpr (L::kConverted) b = b + rb;
+        L::store(sum + c, count, a, b);
+        if constexpr (L::kConverted) L::load(sum + c, count, a, b);  // as rounded to scalar_t
+      }
       a.store(row + c, std::min<int64_t>(V::size(), count));
       acc = kCentered ? acc + a : at::vec::fmadd(a, a, acc);
       if constexpr (L::kConverted) {
@@ -98,8 +110,9 @@ struct Row {
 };
 
 template <template <typename> class Norm, typename scalar_t>
-void forward_loop(const at::Tensor& x_t, const at::Tensor& weight_t, const at::Tensor& bias_t, double eps,
-                  const at::Tensor& y_t) {
+void forward_loop(const at::Tensor& x_t, const at::Tensor& residual_t, const at::Tensor& weight_t,
+                  const at::Tensor& bias_t, double eps, const at::Tensor& y_t,
+                  const at::Tensor& residual_out_t) {
   using R = Row<Norm, scalar_t>;
   using L = typename R::L;
   using V = typename R::V;
@@ -110,12 +123,17 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& weight_t, const at::T
   const std::vector<opmath_t> bias =
       bias_t.defined() ? parameter_as_opmath<opmath_t>(bias_t, 0) : std::vector<opmath_t>();
   const scalar_t* x = x_t.const_data_ptr<scalar_t>();
+  const scalar_t* residual = residual_t.defined() ? residual_t.const_data_ptr<scalar_t>() : nullptr;
+  scalar_t* residual_out = residual_t.defined() ? residual_out_t.mutable_data_ptr<scalar_t>() : nullptr;
   scalar_t* y = y_t.mutable_data_ptr<scalar_t>();
   const int64_t grain = std::max<int64_t>(1, kGrainElements / cols);
   at::parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
     std::vector<opmath_t> row(cols);
     for (int64_t r = begin; r < end; ++r) {
-      const R stats(x + r * cols, cols, row.data(), eps);
+      const int64_t offset = r * cols;
+      const R stats = residual == nullptr
+                          ? R(x + offset, cols, row.data(), eps)
+                          : R(x + offset, cols, row.data(), eps, residual + offset, residual_out + offset);
       const V mean(stats.mean), rstd(stats.rstd);
       scalar_t* y_row = y + r * cols;
       for (int64_t c = 0; c < cols; c += L::kStep) {
@@ -135,12 +153,12 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& weight_t, const at::T
 }
 
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) for LayerNorm, without the
-// mean(w dy) term for RMSNorm, with x_hat = (x - mean) * rstd; grad_weight = sum over the rows of
-// dy * x_hat; grad_bias = sum over the rows of dy.
+// mean(w dy) term for RMSNorm, with x_hat = (x - mean) * rstd, plus grad_residual_out where given;
+// grad_weight = sum over the rows of dy * x_hat; grad_bias = sum over the rows of dy.
 template <template <typename> class Norm, typename scalar_t>
-void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& x_t, const at::Tensor& weight_t,
-                   double eps, const at::Tensor& grad_x_t, const at::Tensor& grad_weight_t,
-                   const at::Tensor& grad_bias_t) {
+void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual_out_t, const at::Tensor& x_t,
+                   const at::Tensor& weight_t, double eps, const at::Tensor& grad_x_t,
+                   const at::Tensor& grad_weight_t, const at::Tensor& grad_bias_t) {
   using R = Row<Norm, scalar_t>;
   using L = typename R::L;
   using V = typename R::V;
@@ -152,6 +170,8 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& x_t, const at
   const std::vector<opmath_t> weight = parameter_as_opmath<opmath_t>(weight_t, Norm<opmath_t>::kWeightOffset);
   const scalar_t* grad_out = grad_out_t.const_data_ptr<scalar_t>();
   const scalar_t* x = x_t.const_data_ptr<scalar_t>();
+  const scalar_t* grad_residual_out =
+      grad_residual_out_t.defined() ? grad_residual_out_t.const_data_ptr<scalar_t>() : nullptr;
   scalar_t* grad_x = grad_x_t.mutable_data_ptr<scalar_t>();
 
   // One row of partial sums per chunk of rows and per parameter, in PyTorch's allocator.
@@ -207,6 +227,12 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& x_t, const at
             const V wdy = V::loadu(dy.data() + at, n) * V::loadu(weight.data() + at, n);
             out[part] = (wdy - c2 - x_hat * c1) * rstd;
           }
+          if (grad_residual_out != nullptr) {
+            V a, b;
+            L::load(grad_residual_out + r * cols + c, count, a, b);
+            out[0] = out[0] + a;
+            if constexpr (L::kConverted) out[1] = out[1] + b;
+          }
           L::store(grad_x_row + c, count, out[0], out[1]);
         }
       }
@@ -233,17 +259,20 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& x_t, const at
 }
 
 template <template <typename> class Norm>
-void forward(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, double eps,
-             const at::Tensor& y) {
-  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), Norm<float>::kName,
-                                  [&] { forward_loop<Norm, scalar_t>(x, weight, bias, eps, y); });
+void forward(const at::Tensor& x, const at::Tensor& residual, const at::Tensor& weight,
+             const at::Tensor& bias, double eps, const at::Tensor& y, const at::Tensor& residual_out) {
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), Norm<float>::kName, [&] {
+    forward_loop<Norm, scalar_t>(x, residual, weight, bias, eps, y, residual_out);
+  });
 }
 
 template <template <typename> class Norm>
-void backward(const at::Tensor& grad_out, const at::Tensor& x, const at::Tensor& weight, double eps,
-              const at::Tensor& grad_x, const at::Tensor& grad_weight, const at::Tensor& grad_bias) {
+void backward(const at::Tensor& grad_out, const at::Tensor& grad_residual_out, const at::Tensor& x,
+              const at::Tensor& weight, double eps, const at::Tensor& grad_x, const at::Tensor& grad_weight,
+              const at::Tensor& grad_bias) {
   AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), Norm<float>::kName, [&] {
-    backward_loop<Norm, scalar_t>(grad_out, x, weight, eps, grad_x, grad_weight, grad_bias);
+    backward_loop<Norm, scalar_t>(grad_out, grad_residual_out, x, weight, eps, grad_x, grad_weight,
+                                  grad_bias);
   });
 }
 

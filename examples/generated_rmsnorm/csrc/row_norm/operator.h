@@ -1,27 +1,29 @@
 // The row normalization family: y = (x - mean) * rstd * weight (+ bias), x of shape [..., N]
 // normalized over its last dimension, weight and bias of shape [N]; RMSNorm without the mean and the
-// bias. Everything an operator of the family gets from the project, written once: its schemas, its
-// CPU entry points, its autograd formula and define_operator(), which registers them. An operator adds
-// its norm (csrc/<operator>.h: which norm, its name) and one line per device to register it
-// (csrc/<operator>.cpp, csrc/<operator>_cuda.cu). The CPU loops are in row_norm/cpu.h.
+// bias. With a residual add, the operator first adds `residual` to x and returns the sum as well
+// (residual_out, the new residual stream), which it normalizes. Everything an operator of the family
+// gets from the project, written once: its schemas, its CPU entry points, its autograd formula and
+// define_operator(), which registers them. An operator adds its norm (csrc/<operator>.h: which norm,
+// whether it adds a residual, its name) and one line per device to register it (csrc/<operator>.cpp,
+// csrc/<operator>_cuda.cu). The CPU loops are in row_norm/cpu.h.
 //
-// The schemas: with a bias (LayerNorm)
-//   <op>(Tensor x, Tensor weight, Tensor bias, float eps=<default>) -> Tensor
-//   <op>_backward(Tensor grad_out, Tensor x, Tensor weight, Tensor bias, float eps)
-//       -> (Tensor, Tensor, Tensor)
-// without (RMSNorm)
-//   <op>(Tensor x, Tensor weight, float eps=<default>) -> Tensor
-//   <op>_backward(Tensor grad_out, Tensor x, Tensor weight, float eps) -> (Tensor, Tensor)
-// The backward recomputes each row's statistics from x (it reads the row anyway) instead of saving
-// them: the forward keeps no tensor of its own, and the backward needs only the inputs.
+// The schemas (bias for LayerNorm only; the residual arguments with a residual add only):
+//   <op>(Tensor x, [Tensor residual,] Tensor weight, [Tensor bias,] float eps=<default>)
+//       -> Tensor, or with a residual add (Tensor out, Tensor residual_out)
+//   <op>_backward(Tensor grad_out, [Tensor? grad_residual_out,] Tensor x or residual_out,
+//                 Tensor weight, [Tensor bias,] float eps) -> (Tensor, Tensor[, Tensor])
+// The backward recomputes each row's statistics from the tensor the forward normalized (it reads the
+// row anyway) instead of saving them: the forward keeps no tensor of its own. With a residual add,
+// that tensor is residual_out, which the forward returns; the backward returns the gradient of x,
+// which is also that of residual (grad_out's share through the norm plus grad_residual_out).
 #pragma once
 
-#include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/zeros.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -34,67 +36,36 @@
 namespace generated_rmsnorm::row_norm {
 
 // ---------------------------------------------------------------------------------------------
-// CPU entry points, on (x, weight, bias or undefined, eps); the schemas' adapters are below.
-// Non-contiguous inputs are copied to contiguous memory first.
+// CPU entry points, in the kernels' form (row_norm/registration.h). Non-contiguous inputs are copied
+// to contiguous memory first.
 // ---------------------------------------------------------------------------------------------
 template <template <typename> class Norm>
-at::Tensor forward_cpu(const at::Tensor& x_in, const at::Tensor& weight, const at::Tensor& bias, double eps) {
-  check_inputs(core::unqualified(Norm<float>::kName), x_in, weight, bias, eps);
+Outputs forward_cpu(const at::Tensor& x_in, const at::Tensor& residual_in, const at::Tensor& weight,
+                    const at::Tensor& bias, double eps) {
+  check_arguments(core::unqualified(Norm<float>::kName), "x", x_in, residual_in, weight, bias, eps);
   const at::Tensor x = x_in.contiguous();
-  at::Tensor y = at::empty(x.sizes(), x.options());
-  if (y.numel() > 0) cpu::forward<Norm>(x, weight, bias, eps, y);
-  return y;
+  const at::Tensor residual = residual_in.defined() ? residual_in.contiguous() : at::Tensor();
+  Outputs outputs = allocate_outputs(x, Norm<float>::kResidual);
+  const auto& [y, residual_out] = outputs;
+  if (x.numel() > 0) cpu::forward<Norm>(x, residual, weight, bias, eps, y, residual_out);
+  return outputs;
 }
 
 template <template <typename> class Norm>
-Grads backward_cpu(const at::Tensor& grad_out_in, const at::Tensor& x_in, const at::Tensor& weight,
-                   const at::Tensor& bias, double eps) {
-  check_inputs(core::unqualified(Norm<float>::kName), x_in, weight, bias, eps, grad_out_in);
+Grads backward_cpu(const at::Tensor& grad_out_in, const at::Tensor& grad_residual_out_in,
+                   const at::Tensor& x_in, const at::Tensor& weight, const at::Tensor& bias, double eps) {
+  check_arguments(core::unqualified(Norm<float>::kName), Norm<float>::kResidual ? "residual_out" : "x", x_in,
+                  {}, weight, bias, eps, grad_out_in, grad_residual_out_in);
   const at::Tensor grad_out = grad_out_in.contiguous();
+  const at::Tensor grad_residual_out =
+      grad_residual_out_in.defined() ? grad_residual_out_in.contiguous() : at::Tensor();
   const at::Tensor x = x_in.contiguous();
   Grads grads = allocate_grads(x, weight, bias);
   auto& [grad_x, grad_weight, grad_bias] = grads;
-  if (x.numel() > 0) cpu::backward<Norm>(grad_out, x, weight, eps, grad_x, grad_weight, grad_bias);
+  if (x.numel() > 0) {
+    cpu::backward<Norm>(grad_out, grad_residual_out, x, weight, eps, grad_x, grad_weight, grad_bias);
+  }
   return grads;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The operators through the dispatcher (below the Autograd key when called from the formula).
-// ---------------------------------------------------------------------------------------------
-template <template <typename> class Norm>
-at::Tensor call_forward(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, double eps) {
-  if constexpr (Norm<float>::kBias) {
-    static const auto op =
-        c10::Dispatcher::singleton()
-            .findSchemaOrThrow(Norm<float>::kName, "")
-            .template typed<at::Tensor(const at::Tensor&, const at::Tensor&, const at::Tensor&, double)>();
-    return op.call(x, weight, bias, eps);
-  } else {
-    static const auto op = c10::Dispatcher::singleton()
-                               .findSchemaOrThrow(Norm<float>::kName, "")
-                               .template typed<at::Tensor(const at::Tensor&, const at::Tensor&, double)>();
-    return op.call(x, weight, eps);
-  }
-}
-
-template <template <typename> class Norm>
-Grads call_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::Tensor& weight,
-                    const at::Tensor& bias, double eps) {
-  static const std::string name = std::string(Norm<float>::kName) + "_backward";
-  if constexpr (Norm<float>::kBias) {
-    static const auto op = c10::Dispatcher::singleton()
-                               .findSchemaOrThrow(name.c_str(), "")
-                               .template typed<Grads(const at::Tensor&, const at::Tensor&, const at::Tensor&,
-                                                     const at::Tensor&, double)>();
-    return op.call(grad_out, x, weight, bias, eps);
-  } else {
-    static const auto op = c10::Dispatcher::singleton()
-                               .findSchemaOrThrow(name.c_str(), "")
-                               .template typed<std::tuple<at::Tensor, at::Tensor>(
-                                   const at::Tensor&, const at::Tensor&, const at::Tensor&, double)>();
-    auto [grad_x, grad_weight] = op.call(grad_out, x, weight, eps);
-    return {grad_x, grad_weight, at::Tensor()};
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,34 +73,53 @@ Grads call_backward(const at::Tensor& grad_out, const at::Tensor& x, const at::T
 // bias_activation/operator.h: no Python on the autograd path). Double backward and forward-mode AD
 // are refused with errors that name the operator.
 // ---------------------------------------------------------------------------------------------
-// A custom autograd function takes defined tensors only: without a bias, its forward has no bias
-// argument (the two overloads below), and the backward returns one gradient per argument.
+// The arguments an operator does not have (residual, bias) are empty optionals: a custom autograd
+// function records defined tensors only, and returns one gradient per argument.
 template <template <typename> class Norm>
 class AutogradFunction : public torch::autograd::Function<AutogradFunction<Norm>> {
  public:
-  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x,
-                            const at::Tensor& weight, const at::Tensor& bias, double eps) {
-    ctx->save_for_backward({x, weight, bias});
+  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x,
+                                                const std::optional<at::Tensor>& residual,
+                                                const at::Tensor& weight,
+                                                const std::optional<at::Tensor>& bias, double eps) {
+    // An output whose gradient is not needed (residual_out's, when only y is used) stays undefined
+    // instead of a tensor of zeros: the backward then reads no grad_residual_out.
+    ctx->set_materialize_grads(false);
     ctx->saved_data["eps"] = eps;
     const at::AutoDispatchBelowADInplaceOrView below_autograd;
-    return call_forward<Norm>(x, weight, bias, eps);
-  }
-
-  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& x,
-                            const at::Tensor& weight, double eps) {
-    return forward(ctx, x, weight, at::Tensor(), eps);
+    auto [y, residual_out] =
+        call_forward<Norm>(x, residual.value_or(at::Tensor()), weight, bias.value_or(at::Tensor()), eps);
+    // The tensor normalized: x, or residual_out (an output, saved as such).
+    ctx->save_for_backward({Norm<float>::kResidual ? residual_out : x, weight, bias.value_or(at::Tensor())});
+    if constexpr (Norm<float>::kResidual) {
+      return {y, residual_out};
+    } else {
+      return {y};
+    }
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grad_outputs) {
     const torch::autograd::variable_list saved = ctx->get_saved_variables();
-    auto [grad_x, grad_weight, grad_bias] =
-        call_backward<Norm>(grad_outputs[0], saved[0], saved[1], saved[2], ctx->saved_data["eps"].toDouble());
-    torch::autograd::variable_list grads{ctx->needs_input_grad(0) ? grad_x : at::Tensor(),
-                                         ctx->needs_input_grad(1) ? grad_weight : at::Tensor()};
-    if constexpr (Norm<float>::kBias) grads.push_back(ctx->needs_input_grad(2) ? grad_bias : at::Tensor());
-    grads.push_back(at::Tensor());  // eps
-    return grads;
+    const at::Tensor& normalized = saved[0];
+    const at::Tensor& grad_y = grad_outputs[0];
+    const at::Tensor grad_residual_out = Norm<float>::kResidual ? grad_outputs[1] : at::Tensor();
+    at::Tensor grad_x, grad_weight, grad_bias;
+    if (grad_y.defined()) {
+      std::tie(grad_x, grad_weight, grad_bias) = call_backward<Norm>(
+          grad_y, grad_residual_out, normalized, saved[1], saved[2], ctx->saved_data["eps"].toDouble());
+    } else if (grad_residual_out.defined()) {
+      grad_x = grad_residual_out;  // only residual_out is used: the sum passes its gradient through
+    }
+    // needs_input_grad counts the tensors recorded: x, residual (with a residual add), weight, bias
+    // (with a bias).
+    constexpr bool kResidual = Norm<float>::kResidual;
+    constexpr int kWeight = kResidual ? 2 : 1;
+    const auto needed = [&](const at::Tensor& grad, bool present, int index) {
+      return present && ctx->needs_input_grad(index) ? grad : at::Tensor();
+    };
+    return {needed(grad_x, true, 0), needed(grad_x, kResidual, 1), needed(grad_weight, true, kWeight),
+            needed(grad_bias, Norm<float>::kBias, kWeight + 1), at::Tensor()};  // ..., eps
   }
 };
 
@@ -138,20 +128,18 @@ template <template <typename> class Norm>
 class BackwardFunction : public torch::autograd::Function<BackwardFunction<Norm>> {
  public:
   static torch::autograd::variable_list forward(torch::autograd::AutogradContext* /*ctx*/,
-                                                const at::Tensor& grad_out, const at::Tensor& x,
-                                                const at::Tensor& weight, const at::Tensor& bias,
-                                                double eps) {
+                                                const at::Tensor& grad_out,
+                                                const std::optional<at::Tensor>& grad_residual_out,
+                                                const at::Tensor& x, const at::Tensor& weight,
+                                                const std::optional<at::Tensor>& bias, double eps) {
     const at::AutoDispatchBelowADInplaceOrView below_autograd;
-    auto [grad_x, grad_weight, grad_bias] = call_backward<Norm>(grad_out, x, weight, bias, eps);
-    return {grad_x, grad_weight, grad_bias};
-  }
-
-  static torch::autograd::variable_list forward(torch::autograd::AutogradContext* /*ctx*/,
-                                                const at::Tensor& grad_out, const at::Tensor& x,
-                                                const at::Tensor& weight, double eps) {
-    const at::AutoDispatchBelowADInplaceOrView below_autograd;
-    auto [grad_x, grad_weight, grad_bias] = call_backward<Norm>(grad_out, x, weight, at::Tensor(), eps);
-    return {grad_x, grad_weight};
+    auto [grad_x, grad_weight, grad_bias] = call_backward<Norm>(
+        grad_out, grad_residual_out.value_or(at::Tensor()), x, weight, bias.value_or(at::Tensor()), eps);
+    if constexpr (Norm<float>::kBias) {
+      return {grad_x, grad_weight, grad_bias};
+    } else {
+      return {grad_x, grad_weight};
+    }
   }
 
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* /*ctx*/,
@@ -166,36 +154,35 @@ class BackwardFunction : public torch::autograd::Function<BackwardFunction<Norm>
   }
 };
 
-template <template <typename> class Norm>
-at::Tensor forward_autograd(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
-                            double eps) {
-  core::refuse_forward_ad(Norm<float>::kName, {&x, &weight, &bias});
-  if (core::nothing_to_record({&x, &weight, &bias})) {
-    const at::AutoDispatchBelowADInplaceOrView below_autograd;
-    return call_forward<Norm>(x, weight, bias, eps);
-  }
-  if constexpr (Norm<float>::kBias) {
-    return AutogradFunction<Norm>::apply(x, weight, bias, eps);
-  } else {
-    return AutogradFunction<Norm>::apply(x, weight, eps);
-  }
+// An optional argument for the autograd functions: empty where the tensor is undefined.
+inline std::optional<at::Tensor> optional(const at::Tensor& t) {
+  return t.defined() ? std::optional<at::Tensor>(t) : std::nullopt;
 }
 
 template <template <typename> class Norm>
-Grads backward_autograd(const at::Tensor& grad_out, const at::Tensor& x, const at::Tensor& weight,
-                        const at::Tensor& bias, double eps) {
-  core::refuse_forward_ad(Norm<float>::kName, {&grad_out, &x, &weight, &bias});
-  if (core::nothing_to_record({&grad_out, &x, &weight, &bias})) {
+Outputs forward_autograd(const at::Tensor& x, const at::Tensor& residual, const at::Tensor& weight,
+                         const at::Tensor& bias, double eps) {
+  core::refuse_forward_ad(Norm<float>::kName, {&x, &residual, &weight, &bias});
+  if (core::nothing_to_record({&x, &residual, &weight, &bias})) {
     const at::AutoDispatchBelowADInplaceOrView below_autograd;
-    return call_backward<Norm>(grad_out, x, weight, bias, eps);
+    return call_forward<Norm>(x, residual, weight, bias, eps);
   }
-  if constexpr (Norm<float>::kBias) {
-    torch::autograd::variable_list grads = BackwardFunction<Norm>::apply(grad_out, x, weight, bias, eps);
-    return {grads[0], grads[1], grads[2]};
-  } else {
-    torch::autograd::variable_list grads = BackwardFunction<Norm>::apply(grad_out, x, weight, eps);
-    return {grads[0], grads[1], at::Tensor()};
+  torch::autograd::variable_list outputs =
+      AutogradFunction<Norm>::apply(x, optional(residual), weight, optional(bias), eps);
+  return {outputs[0], Norm<float>::kResidual ? outputs[1] : at::Tensor()};
+}
+
+template <template <typename> class Norm>
+Grads backward_autograd(const at::Tensor& grad_out, const at::Tensor& grad_residual_out, const at::Tensor& x,
+                        const at::Tensor& weight, const at::Tensor& bias, double eps) {
+  core::refuse_forward_ad(Norm<float>::kName, {&grad_out, &grad_residual_out, &x, &weight, &bias});
+  if (core::nothing_to_record({&grad_out, &grad_residual_out, &x, &weight, &bias})) {
+    const at::AutoDispatchBelowADInplaceOrView below_autograd;
+    return call_backward<Norm>(grad_out, grad_residual_out, x, weight, bias, eps);
   }
+  torch::autograd::variable_list grads =
+      BackwardFunction<Norm>::apply(grad_out, optional(grad_residual_out), x, weight, optional(bias), eps);
+  return {grads[0], grads[1], Norm<float>::kBias ? grads[2] : at::Tensor()};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,13 +191,17 @@ Grads backward_autograd(const at::Tensor& grad_out, const at::Tensor& x, const a
 // ---------------------------------------------------------------------------------------------
 template <template <typename> class Norm>
 void define_schemas(torch::Library& m) {
+  constexpr bool kResidual = Norm<float>::kResidual;
   const std::string name = core::unqualified(Norm<float>::kName);
   const std::string bias = Norm<float>::kBias ? "Tensor bias, " : "";
   const std::string grads = Norm<float>::kBias ? "(Tensor, Tensor, Tensor)" : "(Tensor, Tensor)";
-  const std::string forward =
-      name + "(Tensor x, Tensor weight, " + bias + "float eps=" + Norm<float>::kDefaultEps + ") -> Tensor";
+  const std::string forward = name + "(Tensor x, " + (kResidual ? "Tensor residual, " : "") +
+                              "Tensor weight, " + bias + "float eps=" + Norm<float>::kDefaultEps + ") -> " +
+                              (kResidual ? "(Tensor out, Tensor residual_out)" : "Tensor");
   const std::string backward =
-      name + "_backward(Tensor grad_out, Tensor x, Tensor weight, " + bias + "float eps) -> " + grads;
+      name + "_backward(Tensor grad_out, " +
+      (kResidual ? "Tensor? grad_residual_out, Tensor residual_out, " : "Tensor x, ") + "Tensor weight, " +
+      bias + "float eps) -> " + grads;
   m.def(forward.c_str());
   m.def(backward.c_str());
 }

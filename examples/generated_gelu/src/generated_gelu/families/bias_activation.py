@@ -15,7 +15,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
-from .checks import CPP_DTYPE_NAMES, check_grad_out, dtype_name
+from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
 
 Function = Callable[[Tensor, Tensor], Tensor]
 
@@ -148,7 +148,7 @@ def _check_inputs(op: str, x: Tensor, bias: Tensor, grad_out: Tensor | None = No
         ),
     )
     if grad_out is not None:
-        check_grad_out(op, x, grad_out)
+        check_like(op, "grad_out", x, grad_out)
 
 
 def _register_fakes(name: str) -> None:

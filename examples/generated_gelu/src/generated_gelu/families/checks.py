@@ -19,26 +19,27 @@ def dtype_name(dtype: torch.dtype) -> str:
     return CPP_DTYPE_NAMES.get(dtype, str(dtype).removeprefix("torch.").capitalize())
 
 
-def check_grad_out(op: str, x: Tensor, grad_out: Tensor) -> None:
-    """A backward operator's grad_out: on x's device, with x's dtype and shape."""
-    same_device = grad_out.device == x.device
+def check_like(op: str, name: str, x: Tensor, t: Tensor, x_name: str = "x") -> None:
+    """A tensor that goes with x element for element (a backward operator's grad_out; a residual): on
+    x's device, with x's dtype and shape."""
+    same_device = t.device == x.device
     torch._check(
         same_device,
         lambda: (
-            f"{op}: grad_out must be on the same device as x, but x is on {x.device} "
-            f"and grad_out is on {grad_out.device}"
+            f"{op}: {name} must be on the same device as {x_name}, but {x_name} is on {x.device} "
+            f"and {name} is on {t.device}"
         ),
     )
-    same_dtype = grad_out.dtype == x.dtype
+    same_dtype = t.dtype == x.dtype
     torch._check_type(
         same_dtype,
         lambda: (
-            f"{op}: grad_out must have the same dtype as x ({dtype_name(x.dtype)}), "
-            f"but got {dtype_name(grad_out.dtype)}"
+            f"{op}: {name} must have the same dtype as {x_name} ({dtype_name(x.dtype)}), "
+            f"but got {dtype_name(t.dtype)}"
         ),
     )
-    same_shape = grad_out.shape == x.shape
+    same_shape = t.shape == x.shape
     torch._check_value(
         same_shape,
-        lambda: f"{op}: grad_out must have the shape of x {list(x.shape)}, but got {list(grad_out.shape)}",
+        lambda: f"{op}: {name} must have the shape of {x_name} {list(x.shape)}, but got {list(t.shape)}",
     )

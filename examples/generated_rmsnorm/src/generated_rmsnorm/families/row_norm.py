@@ -1,4 +1,6 @@
-"""The row normalization family: RMSNorm and LayerNorm over the last dimension of x, ``[..., N]``.
+"""The row normalization family: RMSNorm and LayerNorm over the last dimension of x, ``[..., N]``,
+optionally after a residual add (the operator then takes ``residual`` too and also returns
+``x + residual``, the new residual stream).
 
 What every operator of the family gets in Python, written once for the project: its function (a
 typed wrapper of ``torch.ops.<namespace>.<operator>``, whose default ``eps`` comes from the C++
@@ -19,11 +21,11 @@ import torch
 from torch import Tensor, nn
 
 from .bias_activation import class_name
-from .checks import CPP_DTYPE_NAMES, check_grad_out, dtype_name
+from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
 
 NORMS = ("rms_norm", "layer_norm")
 
-FUNCTION_DOC = """Return the {title} of ``x`` over its last dimension, computed in one fused kernel.
+FUNCTION_DOC = """Return the {title} of ``{normalized}`` over its last dimension, in one fused kernel.
 
 ``{formula}``, with the statistics of each row in float32 (float64 for a float64 ``x``).
 
@@ -33,7 +35,7 @@ Args:
 {parameters}    eps: added to the variance before the square root; {default_eps} by default.
 
 Returns:
-    A new contiguous tensor with the shape, dtype and device of ``x``.
+    {returns}
 
 Raises:
     TypeError: ``x`` is not a floating tensor of a supported dtype, or a parameter has a dtype other
@@ -42,7 +44,7 @@ Raises:
         negative or not finite.
     RuntimeError: the tensors are not all on one device.
 
-Differentiable once with respect to ``x`` and the parameters; differentiating the gradient again
+Differentiable once with respect to every tensor argument; differentiating the gradient again
 (double backward) raises ``NotImplementedError``: use ``reference_{name}`` for that.
 """
 
@@ -51,11 +53,28 @@ PARAMETER_DOC = """    {name}: tensor of shape ``[N]`` on the device of ``x``, w
         its gradient has its dtype.
 """
 
-FORMULAS = {
-    ("rms_norm", False): "y = x / sqrt(mean(x^2) + eps) * weight",
-    ("rms_norm", True): "y = x / sqrt(mean(x^2) + eps) * (1 + weight)",
-    ("layer_norm", False): "y = (x - mean(x)) / sqrt(var(x) + eps) * weight + bias",
+RESIDUAL_DOC = """    residual: tensor with the shape, dtype and device of ``x``, added to ``x`` first.
+"""
+
+RETURNS = {
+    False: "A new contiguous tensor with the shape, dtype and device of ``x``.",
+    True: (
+        "``(out, residual_out)``: the norm of ``h = x + residual``, and ``h`` itself (rounded to the\n"
+        "    dtype of ``x``: the new residual stream), new contiguous tensors with the shape, dtype and\n"
+        "    device of ``x``."
+    ),
 }
+
+
+def formula(norm: str, zero_centered_weight: bool, residual_add: bool) -> str:
+    """The operator's math in one line."""
+    h = "h" if residual_add else "x"
+    scale = "(1 + weight)" if zero_centered_weight else "weight"
+    if norm == "rms_norm":
+        math = f"y = {h} / sqrt(mean({h}^2) + eps) * {scale}"
+    else:
+        math = f"y = ({h} - mean({h})) / sqrt(var({h}) + eps) * {scale} + bias"
+    return f"h = x + residual, {math}" if residual_add else math
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +84,7 @@ class Spec:
     name: str  # "<namespace>::<operator>"
     norm: str  # "rms_norm" or "layer_norm"
     zero_centered_weight: bool  # y = x_hat * (1 + weight)
+    residual_add: bool  # (x, residual, ...) -> (norm(x + residual), x + residual)
     default_eps: float
     function: Callable[..., Tensor]
     reference: Callable[..., Tensor]  # the same math with PyTorch operators: the oracle and eager baseline
@@ -80,7 +100,7 @@ class Spec:
 
     @property
     def formula(self) -> str:
-        return FORMULAS[self.norm, self.zero_centered_weight]
+        return formula(self.norm, self.zero_centered_weight, self.residual_add)
 
     @property
     def forward_op(self) -> torch._ops.OpOverload:
@@ -110,6 +130,35 @@ def _last_dimension(normalized_shape: int | tuple[int, ...] | list[int] | torch.
     return int(shape[0])
 
 
+def _apply(
+    layer: nn.Module, x: Tensor, residual: Tensor | None, arguments: tuple
+) -> Tensor | tuple[Tensor, Tensor]:
+    """The layer's operator on x (and residual, where it adds one) and the layer's arguments."""
+    function = type(layer).function
+    if not layer.residual_add:
+        if residual is not None:
+            raise TypeError(f"{type(layer).__name__} takes no residual: its operator adds none")
+        return function(x, *arguments)
+    if residual is None:
+        # vLLM's convention for a model's first norm, where there is no residual stream yet: the norm
+        # of x alone (computed as x + 0, one more read than a norm without the add).
+        return function(x, torch.zeros_like(x), *arguments)[0]
+    if residual.dtype != x.dtype:
+        # As x + residual would: in the wider dtype (under autocast, a float32 residual stream and a
+        # sublayer's bfloat16 output add in float32). The operator itself takes one dtype.
+        dtype = torch.promote_types(x.dtype, residual.dtype)
+        x, residual = x.to(dtype), residual.to(dtype)
+    return function(x, residual, *arguments)
+
+
+RESIDUAL_FORWARD_DOC = """
+
+    With a residual add, ``forward(x, residual)`` returns ``(out, residual_out)``: the norm of
+    ``x + residual`` and the sum itself, as vLLM's ``RMSNorm.forward(x, residual)`` does, in the
+    wider dtype of the two where they differ (as ``x + residual`` would); ``forward(x)`` (no
+    residual stream yet, as at a model's first norm) returns the norm of ``x``."""
+
+
 class RMSNormLayer(nn.Module):
     """The family's RMSNorm layer, with the arguments, parameter and initial value of
     ``torch.nn.RMSNorm`` over the last dimension. Each operator's layer is a subclass that names its
@@ -117,6 +166,7 @@ class RMSNormLayer(nn.Module):
 
     function: Callable[..., Tensor]
     zero_centered_weight: bool = False
+    residual_add: bool = False
 
     def __init__(
         self,
@@ -146,10 +196,10 @@ class RMSNormLayer(nn.Module):
             # The identity scale: 1, or 0 for a weight that multiplies as (1 + weight).
             (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self.weight)
 
-    def forward(self, x: Tensor) -> Tensor:
+    def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         eps = torch.finfo(x.dtype).eps if self.eps is None else self.eps
         weight = self.weight if self.weight is not None else self._unit_weight
-        return type(self).function(x, weight, eps)
+        return _apply(self, x, residual, (weight, eps))
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
@@ -161,6 +211,7 @@ class LayerNormLayer(nn.Module):
     function."""
 
     function: Callable[..., Tensor]
+    residual_add: bool = False
 
     def __init__(
         self,
@@ -196,22 +247,22 @@ class LayerNormLayer(nn.Module):
         if self.bias is not None:
             nn.init.zeros_(self.bias)
 
-    def forward(self, x: Tensor) -> Tensor:
+    def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         weight = self.weight if self.weight is not None else self._unit_weight
         bias = self.bias if self.bias is not None else self._zero_bias
-        return type(self).function(x, weight, bias, self.eps)
+        return _apply(self, x, residual, (weight, bias, self.eps))
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
 
 
-def _check_parameter(op: str, name: str, x: Tensor, p: Tensor) -> None:
+def _check_parameter(op: str, name: str, x_name: str, x: Tensor, p: Tensor) -> None:
     same_device = p.device == x.device
     torch._check(
         same_device,
         lambda: (
-            f"{op}: {name} must be on the same device as x, but x is on {x.device} and {name} is on "
-            f"{p.device}"
+            f"{op}: {name} must be on the same device as {x_name}, but {x_name} is on {x.device} and "
+            f"{name} is on {p.device}"
         ),
     )
     half = x.dtype in (torch.float16, torch.bfloat16)
@@ -219,34 +270,40 @@ def _check_parameter(op: str, name: str, x: Tensor, p: Tensor) -> None:
     torch._check_type(
         allowed,
         lambda: (
-            f"{op}: {name} must have the dtype of x ({dtype_name(x.dtype)}) or, for a float16 or "
-            f"bfloat16 x, float32, but got {dtype_name(p.dtype)}"
+            f"{op}: {name} must have the dtype of {x_name} ({dtype_name(x.dtype)}) or, for a float16 or "
+            f"bfloat16 {x_name}, float32, but got {dtype_name(p.dtype)}"
         ),
     )
     fits = p.dim() == 1 and p.shape[0] == x.shape[-1]
     torch._check_value(
         fits,
         lambda: (
-            f"{op}: {name} must be 1-D with x.size(-1) = {x.shape[-1]} elements, but got shape "
+            f"{op}: {name} must be 1-D with {x_name}.size(-1) = {x.shape[-1]} elements, but got shape "
             f"{list(p.shape)}"
         ),
     )
 
 
-def _check_inputs(
-    op: str, x: Tensor, weight: Tensor, bias: Tensor | None, eps: float, grad_out: Tensor | None = None
-) -> None:
-    """The checks of csrc/row_norm/checks.h, with its exceptions and messages, for the fake kernels
-    (a test checks that both refuse every bad input alike)."""
+def _check_arguments(op: str, x_name: str, arguments: dict, default_eps: float) -> None:
+    """The checks of csrc/row_norm/checks.h (check_arguments), with its exceptions and messages, for the
+    fake kernels (a test checks that both refuse every bad input alike). ``arguments`` by the
+    schema's names; x_name names the normalized tensor (the backward's residual_out where the
+    operator adds a residual)."""
+    x, weight, bias = arguments[x_name], arguments["weight"], arguments.get("bias")
+    eps = arguments.get("eps", default_eps)
     supported = x.dtype in CPP_DTYPE_NAMES
     torch._check_type(
         supported,
-        lambda: f"{op}: x must be float32, float64, float16 or bfloat16, but got {dtype_name(x.dtype)}",
+        lambda: (
+            f"{op}: {x_name} must be float32, float64, float16 or bfloat16, but got {dtype_name(x.dtype)}"
+        ),
     )
-    torch._check_value(x.dim() >= 1, lambda: f"{op}: x must have at least 1 dimension, but got a 0-d tensor")
-    _check_parameter(op, "weight", x, weight)
+    torch._check_value(
+        x.dim() >= 1, lambda: f"{op}: {x_name} must have at least 1 dimension, but got a 0-d tensor"
+    )
+    _check_parameter(op, "weight", x_name, x, weight)
     if bias is not None:
-        _check_parameter(op, "bias", x, bias)
+        _check_parameter(op, "bias", x_name, x, bias)
         torch._check_type(
             bias.dtype == weight.dtype,
             lambda: (
@@ -256,54 +313,61 @@ def _check_inputs(
         )
     finite = eps == eps and abs(eps) != float("inf") and eps >= 0
     torch._check_value(finite, lambda: f"{op}: eps must be a finite number >= 0, but got {eps}")
-    if grad_out is not None:
-        check_grad_out(op, x, grad_out)
+    for name in ("residual", "grad_out", "grad_residual_out"):
+        if arguments.get(name) is not None:
+            check_like(op, name, x, arguments[name], x_name)
 
 
-def _register_fakes(name: str, has_bias: bool, default_eps: float) -> None:
+def _register_fakes(name: str, residual_add: bool, default_eps: float) -> None:
     """Output metadata only, after the kernels' argument checks: the kernels always return
-    contiguous tensors, and so do these; the parameters' gradients have the parameters' dtypes."""
-    op_name = name.split("::")[1]
-    if has_bias:
+    contiguous tensors, and so do these; the parameters' gradients have the parameters' dtypes.
+    One fake for each operator, whichever arguments its schema has (bound by their names)."""
+    namespace, op_name = name.split("::")
+    operators = getattr(torch.ops, namespace)
+    forward_names = [a.name for a in getattr(operators, op_name).default._schema.arguments]
+    backward_names = [a.name for a in getattr(operators, f"{op_name}_backward").default._schema.arguments]
 
-        @torch.library.register_fake(name)
-        def _(x: Tensor, weight: Tensor, bias: Tensor, eps: float = default_eps) -> Tensor:
-            _check_inputs(op_name, x, weight, bias, eps)
-            return x.new_empty(x.shape)
+    @torch.library.register_fake(name)
+    def _(*args: object, **kwargs: object) -> Tensor | tuple[Tensor, Tensor]:
+        arguments = {**dict(zip(forward_names, args, strict=False)), **kwargs}
+        _check_arguments(op_name, "x", arguments, default_eps)
+        x = arguments["x"]
+        return (x.new_empty(x.shape), x.new_empty(x.shape)) if residual_add else x.new_empty(x.shape)
 
-        @torch.library.register_fake(f"{name}_backward")
-        def _(grad_out: Tensor, x: Tensor, weight: Tensor, bias: Tensor, eps: float) -> tuple[Tensor, ...]:
-            _check_inputs(op_name, x, weight, bias, eps, grad_out)
-            return x.new_empty(x.shape), weight.new_empty(weight.shape), bias.new_empty(bias.shape)
-
-    else:
-
-        @torch.library.register_fake(name)
-        def _(x: Tensor, weight: Tensor, eps: float = default_eps) -> Tensor:
-            _check_inputs(op_name, x, weight, None, eps)
-            return x.new_empty(x.shape)
-
-        @torch.library.register_fake(f"{name}_backward")
-        def _(grad_out: Tensor, x: Tensor, weight: Tensor, eps: float) -> tuple[Tensor, Tensor]:
-            _check_inputs(op_name, x, weight, None, eps, grad_out)
-            return x.new_empty(x.shape), weight.new_empty(weight.shape)
+    @torch.library.register_fake(f"{name}_backward")
+    def _(*args: object, **kwargs: object) -> tuple[Tensor, ...]:
+        arguments = {**dict(zip(backward_names, args, strict=False)), **kwargs}
+        x_name = "residual_out" if residual_add else "x"
+        _check_arguments(op_name, x_name, arguments, default_eps)
+        grads = [
+            arguments[x_name],
+            arguments["weight"],
+            *([arguments["bias"]] if "bias" in arguments else []),
+        ]
+        return tuple(t.new_empty(t.shape) for t in grads)
 
 
-REFERENCE_DOC = """The {title} of ``x`` over its last dimension composed from PyTorch operators: the same
-math as the fused kernels (csrc/{name}.h), the tests' oracle and the benchmark's eager baseline;
-differentiable any number of times."""
+REFERENCE_DOC = """The {title} of ``{normalized}`` over its last dimension composed from PyTorch
+operators: the same math as the fused kernels (csrc/{name}.h), the tests' oracle and the benchmark's
+eager baseline; differentiable any number of times."""
 
 
 def operator(
-    name: str, norm: str, reference: Callable[..., Tensor], *, zero_centered_weight: bool = False
+    name: str,
+    norm: str,
+    reference: Callable[..., Tensor],
+    *,
+    zero_centered_weight: bool = False,
+    residual_add: bool = False,
 ) -> tuple[Callable[..., Tensor], type[nn.Module]]:
     """Make the operator ``name`` ("<namespace>::<operator>", defined in C++) usable from Python.
 
     ``norm`` is "rms_norm" or "layer_norm"; ``reference`` (``reference_<operator>``) the operator's
-    math in PyTorch operators. Returns the operator's function and its layer class, which the
-    operator's module binds to ``<operator>`` and its name in CamelCase (both belong to that module,
-    so that pickling a model finds the layer there). Registers the fake kernels and the operator's
-    spec in SPECS, which the family's tests and benchmark read.
+    math in PyTorch operators; ``residual_add``: the operator adds ``residual`` to ``x`` first and
+    returns the sum too. Returns the operator's function and its layer class, which the operator's
+    module binds to ``<operator>`` and its name in CamelCase (both belong to that module, so that
+    pickling a model finds the layer there). Registers the fake kernels and the operator's spec in
+    SPECS, which the family's tests and benchmark read.
     """
     if norm not in NORMS:
         raise ValueError(f"norm must be one of {NORMS}, but got {norm!r}")
@@ -313,12 +377,27 @@ def operator(
     op = getattr(getattr(torch.ops, namespace), op_name).default
     # The default of eps, as the C++ schema (csrc/<operator>.h) states it.
     default_eps = float(op._schema.arguments[-1].default_value)
-    _register_fakes(name, has_bias, default_eps)
+    _register_fakes(name, residual_add, default_eps)
     title = "RMSNorm" if norm == "rms_norm" else "LayerNorm"
+    normalized = "x + residual" if residual_add else "x"
     if reference.__doc__ is None:
-        reference.__doc__ = REFERENCE_DOC.format(title=title, name=op_name)
+        reference.__doc__ = REFERENCE_DOC.format(title=title, normalized=normalized, name=op_name)
 
-    if has_bias:
+    if has_bias and residual_add:
+
+        def function(
+            x: Tensor, residual: Tensor, weight: Tensor, bias: Tensor, eps: float = default_eps
+        ) -> tuple[Tensor, Tensor]:
+            return op(x, residual, weight, bias, eps)
+
+    elif residual_add:
+
+        def function(
+            x: Tensor, residual: Tensor, weight: Tensor, eps: float = default_eps
+        ) -> tuple[Tensor, Tensor]:
+            return op(x, residual, weight, eps)
+
+    elif has_bias:
 
         def function(x: Tensor, weight: Tensor, bias: Tensor, eps: float = default_eps) -> Tensor:
             return op(x, weight, bias, eps)
@@ -329,23 +408,32 @@ def operator(
             return op(x, weight, eps)
 
     parameter_names = ("weight", "bias") if has_bias else ("weight",)
-    parameters = "".join(PARAMETER_DOC.format(name=p) for p in parameter_names)
+    parameters = (RESIDUAL_DOC if residual_add else "") + "".join(
+        PARAMETER_DOC.format(name=p) for p in parameter_names
+    )
+    math = formula(norm, zero_centered_weight, residual_add)
     function.__name__ = function.__qualname__ = op_name
     function.__module__ = module
     function.__doc__ = FUNCTION_DOC.format(
         title=title,
-        formula=FORMULAS[norm, zero_centered_weight],
+        normalized=normalized,
+        formula=math,
         parameters=parameters,
         default_eps=default_eps,
+        returns=RETURNS[residual_add],
         name=op_name,
     )
     base = LayerNormLayer if has_bias else RMSNormLayer
     namespace_of_layer = {
-        "__doc__": f"Layer computing {op_name}: {FORMULAS[norm, zero_centered_weight]}.\n\n{base.__doc__}",
+        "__doc__": f"Layer computing {op_name}: {math}.\n\n{base.__doc__}"
+        + (RESIDUAL_FORWARD_DOC if residual_add else ""),
         "__module__": module,
         "function": staticmethod(function),
         "zero_centered_weight": zero_centered_weight,
+        "residual_add": residual_add,
     }
     layer = type(class_name(op_name), (base,), namespace_of_layer)
-    SPECS[op_name] = Spec(name, norm, zero_centered_weight, default_eps, function, reference, layer)
+    SPECS[op_name] = Spec(
+        name, norm, zero_centered_weight, residual_add, default_eps, function, reference, layer
+    )
     return function, layer
