@@ -510,9 +510,12 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         return "The row normalization family has not been measured on a GPU yet."
     lines = [
         "The row normalization family's example, `examples/generated_rmsnorm/`, and the same template "
-        "rendered with LayerNorm. % of copy = the bytes the operator must move (x read and y written by "
-        "the forward, also grad_out and x read and grad_x written by the backward, and each parameter and "
-        "its gradient, as each table says) at the device-to-device copy rate measured in the same run, over "
+        "rendered for the family's other operators: RMSNorm after a residual add, and LayerNorm. % of copy = "
+        "the bytes the operator must move (x read and y written by the forward, also grad_out and x read and "
+        "grad_x written by the backward; with the residual add also residual read and residual_out written "
+        "by the forward, grad_residual_out read by the backward, which reads residual_out in place of x; and "
+        "each parameter and its gradient, as each table says) at the device-to-device copy rate measured in "
+        "the same run, over "
         "the device time of each implementation's kernels (calls replayed from a CUDA graph). 'vs X, "
         "device' = X's device time over ours (above 1: ours is faster). 'ours per call' = median time of "
         "one call as a program sees it. Where the copy itself takes under 20 us the host's launch time sets "
@@ -529,7 +532,8 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         summary = two_families.read_text().strip().splitlines()[-1].split(" in ")[0]
         lines += [
             "",
-            "A project with an operator of each family (the gelu example's answers plus an RMSNorm operator, "
+            "A project with an operator of each family (the gelu example's answers plus an RMSNorm operator with "
+            "the residual add, "
             f"`results/two_families/`) ran its CUDA test cases on the same machine (`pytest -k cuda`): {summary}.",
         ]
     return "\n".join(lines)

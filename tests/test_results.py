@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from scaffold import results
+from scaffold import gpu, results
 
 
 def _shallow() -> bool:
@@ -99,15 +99,21 @@ def test_the_rmsnorm_example_passed_everything_on_the_gpu_against_every_peer():
     assert bench["meta"]["peers"] == ["liger"] and bench["meta"]["compile"]
 
 
-def test_the_layer_norm_project_was_tested_benchmarked_and_sanitized_on_the_gpu():
-    folder = results.ROW_NORM_RESULTS_DIR / "norms" / "layer_norm"
+@pytest.mark.parametrize("name", ["layer_norm", "fused_add_rms_norm"])
+def test_each_other_norm_was_tested_benchmarked_and_sanitized_on_the_gpu(name):
+    # Each of the family's other operators that gpu-bundle renders: its suite, its sanitizer run and
+    # its benchmark against Liger-Kernel, on the kernel sources the template renders for it now.
+    folder = results.ROW_NORM_RESULTS_DIR / "norms" / name
     suite = json.loads((folder / "gpu_suite.json").read_text())
     bench = json.loads(next(folder.glob("bench_*.json")).read_text())
-    assert suite["failed"] == [] and suite["tests"]["ok"]
-    assert bench["meta"]["norm"] == "layer_norm" and bench["meta"]["peers"] == ["liger"] and not bench["meta"]["quick"]
-    sanitized = json.loads((folder / "sanitizer" / "gpu_suite.json").read_text())
-    assert sanitized["environment"]["sources_sha256"] == suite["environment"]["sources_sha256"]
-    assert [s["verdict"] for s in sanitized["sanitizer"]] == ["clean", "clean"]
+    assert suite["failed"] == [] and suite["tests"]["ok"] and " failed" not in suite["tests"]["summary"]
+    assert [s["verdict"] for s in suite["sanitizer"]] == ["clean", "clean"]
+    assert (
+        bench["meta"]["op"].endswith(f"::{name}") and bench["meta"]["peers"] == ["liger"] and not bench["meta"]["quick"]
+    )
+    assert bench["meta"].get("residual_add", False) == gpu.OTHER_NORMS[name].get("residual_add", False)
+    recorded = suite["environment"]["sources_sha256"]
+    assert recorded == results._digest(results.norm_csrc(name)), "re-run it on the GPU"
 
 
 def test_a_project_with_an_operator_of_each_family_passed_its_cuda_cases():
