@@ -101,6 +101,23 @@ def measured_commit(recorded: str) -> str | None:
     return None
 
 
+_INCLUDE = re.compile(rb'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def _compiled(files: dict[str, bytes]) -> set[str]:
+    """The files of a csrc/ that its build compiles: the top-level .cpp and .cu files and, through
+    their quoted #includes (csrc/ is on the include path), every header they reach."""
+    reached = {name for name in files if "/" not in name and name.endswith((".cpp", ".cu"))}
+    pending = list(reached)
+    while pending:
+        for include in _INCLUDE.findall(files[pending.pop()]):
+            name = include.decode()
+            if name in files and name not in reached:
+                reached.add(name)
+                pending.append(name)
+    return reached
+
+
 def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
     """Whether the recorded results measured the kernel sources the example has now."""
     recorded = suite["environment"].get("sources_sha256")
@@ -108,11 +125,21 @@ def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
     if recorded == current:
         return f"They measured the example's current kernel sources (`csrc/`, SHA-256 `{current[:12]}`)."
     commit = measured_commit(recorded) if recorded else None
-    if commit and _code(_example_csrc_at(commit)) == _code(_csrc_files(project / "csrc")):
+    then, now = (_code(_example_csrc_at(commit)), _code(_csrc_files(project / "csrc"))) if commit else ({}, {})
+    if commit and then == now:
         return (
             f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
             f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in "
             "comments."
+        )
+    changed = sorted(name for name in then.keys() | now.keys() if then.get(name) != now.get(name))
+    compiled = _compiled(_csrc_files(project / "csrc")) | _compiled(_example_csrc_at(commit)) if commit else set()
+    if commit and not set(changed) & compiled:
+        folders = sorted({name.split("/")[0] + "/" if "/" in name else name for name in changed})
+        return (
+            f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
+            f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in files "
+            f"its build does not compile (in {', '.join(f'`{f}`' for f in folders)})."
         )
     if recorded is None:
         return (
