@@ -66,4 +66,32 @@ inline void check_arguments(const std::string& op, const char* x_name, const at:
   if (grad_residual_out.defined()) check_like(op, "grad_residual_out", x_name, x, grad_residual_out);
 }
 
+// A tensor argument of the schema (Tensor, not Tensor?): Python's None arrives as an undefined tensor.
+inline void check_given(const std::string& op, const char* name, const at::Tensor& t) {
+  TORCH_CHECK_TYPE(t.defined(), op, ": ", name, " must be a tensor, but got None");
+}
+
+// The kernels' entry points, in their form (row_norm/registration.h): the arguments the operator's
+// schema has (Norm's kResidual and kBias say which) must be given, then check_arguments.
+template <template <typename> class Norm>
+void check_forward(const std::string& op, const at::Tensor& x, const at::Tensor& residual,
+                   const at::Tensor& weight, const at::Tensor& bias, double eps) {
+  check_given(op, "x", x);
+  if constexpr (Norm<float>::kResidual) check_given(op, "residual", residual);
+  check_given(op, "weight", weight);
+  if constexpr (Norm<float>::kBias) check_given(op, "bias", bias);
+  check_arguments(op, "x", x, residual, weight, bias, eps);
+}
+
+template <template <typename> class Norm>
+void check_backward(const std::string& op, const at::Tensor& grad_out, const at::Tensor& grad_residual_out,
+                    const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias, double eps) {
+  const char* x_name = Norm<float>::kResidual ? "residual_out" : "x";
+  check_given(op, "grad_out", grad_out);
+  check_given(op, x_name, x);
+  check_given(op, "weight", weight);
+  if constexpr (Norm<float>::kBias) check_given(op, "bias", bias);
+  check_arguments(op, x_name, x, {}, weight, bias, eps, grad_out, grad_residual_out);
+}
+
 }  // namespace generated_gelu::row_norm

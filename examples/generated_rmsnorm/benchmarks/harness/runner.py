@@ -4,7 +4,8 @@ A family's module (benchmarks/harness/<family>.py) describes its operators to th
 inputs an operator takes, the bytes a pass must move, and any outside implementation worth
 comparing with (a peer). An operator's benchmarks/bench_<operator>.py calls its family's main().
 For every dtype and shape the runner times the forward pass and the forward+backward pass
-(``y = f(x, *params); torch.autograd.grad(y, (x, *params), grad_out)``) of
+(``y = f(x, *params); torch.autograd.grad(y, (x, *params), grad_out)``; with more inputs or outputs
+shaped like x, all of them and one grad_out per output) of
 
 * ours:    the operator, the fused C++/CUDA kernels;
 * eager:   its reference, the same math composed from PyTorch operators;
@@ -583,7 +584,9 @@ def main(family: Family, op_name: str, argv: Sequence[str] | None = None) -> Non
             "dst.copy_(x) (CUDA: batches queued back to back between two events); speedup_* from per-call "
             "times, device_speedup_* from device times; host_bound: copy time under "
             f"{timing.HOST_BOUND_COPY_MS * 1e3:.0f} us (report microseconds per call, not percentages); "
-            "forward+backward = y = f(x, *params); torch.autograd.grad(y, (x, *params), grad_out); peak_mib: "
+            "forward+backward = outputs = f(*inputs, *params); torch.autograd.grad(outputs, "
+            f"(*inputs, *params), one grad_out per output); inputs: {', '.join(family.activations(spec))}; "
+            "peak_mib: "
             "max_memory_allocated during one forward+backward minus memory allocated before it; every "
             "implementation but eager checked against the reference in float64 before timing"
         ),

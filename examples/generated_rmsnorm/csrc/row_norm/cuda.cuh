@@ -846,7 +846,7 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
 template <template <typename> class Norm>
 Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, const at::Tensor& weight_in,
                      const at::Tensor& bias_in, double eps) {
-  check_arguments(core::unqualified(Norm<float>::kName), "x", x_in, residual_in, weight_in, bias_in, eps);
+  check_forward<Norm>(core::unqualified(Norm<float>::kName), x_in, residual_in, weight_in, bias_in, eps);
   const c10::cuda::CUDAGuard device_guard(x_in.device());
   const at::Tensor x = x_in.contiguous();
   const at::Tensor residual = residual_in.defined() ? residual_in.contiguous() : at::Tensor();
@@ -907,8 +907,8 @@ template <template <typename> class Norm>
 Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residual_out_in,
                     const at::Tensor& x_in, const at::Tensor& weight_in, const at::Tensor& bias_in,
                     double eps) {
-  check_arguments(core::unqualified(Norm<float>::kName), Norm<float>::kResidual ? "residual_out" : "x", x_in,
-                  {}, weight_in, bias_in, eps, grad_out_in, grad_residual_out_in);
+  check_backward<Norm>(core::unqualified(Norm<float>::kName), grad_out_in, grad_residual_out_in, x_in,
+                       weight_in, bias_in, eps);
   const c10::cuda::CUDAGuard device_guard(x_in.device());
   const at::Tensor grad_out = grad_out_in.contiguous();
   const at::Tensor grad_residual_out =

@@ -42,7 +42,7 @@ namespace generated_rmsnorm::row_norm {
 template <template <typename> class Norm>
 Outputs forward_cpu(const at::Tensor& x_in, const at::Tensor& residual_in, const at::Tensor& weight,
                     const at::Tensor& bias, double eps) {
-  check_arguments(core::unqualified(Norm<float>::kName), "x", x_in, residual_in, weight, bias, eps);
+  check_forward<Norm>(core::unqualified(Norm<float>::kName), x_in, residual_in, weight, bias, eps);
   const at::Tensor x = x_in.contiguous();
   const at::Tensor residual = residual_in.defined() ? residual_in.contiguous() : at::Tensor();
   Outputs outputs = allocate_outputs(x, Norm<float>::kResidual);
@@ -54,8 +54,8 @@ Outputs forward_cpu(const at::Tensor& x_in, const at::Tensor& residual_in, const
 template <template <typename> class Norm>
 Grads backward_cpu(const at::Tensor& grad_out_in, const at::Tensor& grad_residual_out_in,
                    const at::Tensor& x_in, const at::Tensor& weight, const at::Tensor& bias, double eps) {
-  check_arguments(core::unqualified(Norm<float>::kName), Norm<float>::kResidual ? "residual_out" : "x", x_in,
-                  {}, weight, bias, eps, grad_out_in, grad_residual_out_in);
+  check_backward<Norm>(core::unqualified(Norm<float>::kName), grad_out_in, grad_residual_out_in, x_in, weight,
+                       bias, eps);
   const at::Tensor grad_out = grad_out_in.contiguous();
   const at::Tensor grad_residual_out =
       grad_residual_out_in.defined() ? grad_residual_out_in.contiguous() : at::Tensor();

@@ -130,25 +130,36 @@ def _last_dimension(normalized_shape: int | tuple[int, ...] | list[int] | torch.
     return int(shape[0])
 
 
+def _default_eps(dtype: torch.dtype) -> float:
+    """``torch.nn.RMSNorm``'s eps=None: the machine epsilon of the type it computes in (float32 for
+    float16 and bfloat16, as the kernels do too)."""
+    return torch.finfo(torch.float64 if dtype == torch.float64 else torch.float32).eps
+
+
 def _apply(
-    layer: nn.Module, x: Tensor, residual: Tensor | None, arguments: tuple
+    layer: nn.Module, x: Tensor, residual: Tensor | None, parameters: tuple[Tensor, ...], eps: float | None
 ) -> Tensor | tuple[Tensor, Tensor]:
-    """The layer's operator on x (and residual, where it adds one) and the layer's arguments."""
+    """The layer's operator on x (and residual, where it adds one), its parameters and eps (None:
+    the default of the dtype it computes in)."""
     function = type(layer).function
     if not layer.residual_add:
         if residual is not None:
             raise TypeError(f"{type(layer).__name__} takes no residual: its operator adds none")
-        return function(x, *arguments)
+        return function(x, *parameters, _default_eps(x.dtype) if eps is None else eps)
     if residual is None:
         # vLLM's convention for a model's first norm, where there is no residual stream yet: the norm
         # of x alone (computed as x + 0, one more read than a norm without the add).
-        return function(x, torch.zeros_like(x), *arguments)[0]
+        residual = torch.zeros_like(x)
+        return function(x, residual, *parameters, _default_eps(x.dtype) if eps is None else eps)[0]
     if residual.dtype != x.dtype:
         # As x + residual would: in the wider dtype (under autocast, a float32 residual stream and a
-        # sublayer's bfloat16 output add in float32). The operator itself takes one dtype.
+        # sublayer's bfloat16 output add in float32), and so the parameters where they are narrower.
+        # The operator itself takes one dtype.
         dtype = torch.promote_types(x.dtype, residual.dtype)
         x, residual = x.to(dtype), residual.to(dtype)
-    return function(x, residual, *arguments)
+        if dtype in (torch.float32, torch.float64):
+            parameters = tuple(p.to(dtype) for p in parameters)
+    return function(x, residual, *parameters, _default_eps(x.dtype) if eps is None else eps)
 
 
 RESIDUAL_FORWARD_DOC = """
@@ -162,7 +173,8 @@ RESIDUAL_FORWARD_DOC = """
 class RMSNormLayer(nn.Module):
     """The family's RMSNorm layer, with the arguments, parameter and initial value of
     ``torch.nn.RMSNorm`` over the last dimension. Each operator's layer is a subclass that names its
-    function. ``eps=None`` takes ``torch.finfo(x.dtype).eps``, as ``torch.nn.RMSNorm`` does."""
+    function. ``eps=None`` takes the machine epsilon of the type the norm computes in (float32 for a
+    float16 or bfloat16 ``x``), as ``torch.nn.RMSNorm`` does."""
 
     function: Callable[..., Tensor]
     zero_centered_weight: bool = False
@@ -197,9 +209,8 @@ class RMSNormLayer(nn.Module):
             (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self.weight)
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
-        eps = torch.finfo(x.dtype).eps if self.eps is None else self.eps
         weight = self.weight if self.weight is not None else self._unit_weight
-        return _apply(self, x, residual, (weight, eps))
+        return _apply(self, x, residual, (weight,), self.eps)
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
@@ -250,7 +261,7 @@ class LayerNormLayer(nn.Module):
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         weight = self.weight if self.weight is not None else self._unit_weight
         bias = self.bias if self.bias is not None else self._zero_bias
-        return _apply(self, x, residual, (weight, bias, self.eps))
+        return _apply(self, x, residual, (weight, bias), self.eps)
 
     def extra_repr(self) -> str:
         return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
@@ -282,6 +293,13 @@ def _check_parameter(op: str, name: str, x_name: str, x: Tensor, p: Tensor) -> N
             f"{list(p.shape)}"
         ),
     )
+
+
+def _check_given(op: str, names: list[str], arguments: dict) -> None:
+    """check_given of csrc/row_norm/checks.h: the schema's (non-optional) tensors are not None."""
+    for name in names:
+        given = arguments.get(name) is not None
+        torch._check_type(given, lambda name=name: f"{op}: {name} must be a tensor, but got None")
 
 
 def _check_arguments(op: str, x_name: str, arguments: dict, default_eps: float) -> None:
@@ -324,12 +342,18 @@ def _register_fakes(name: str, residual_add: bool, default_eps: float) -> None:
     One fake for each operator, whichever arguments its schema has (bound by their names)."""
     namespace, op_name = name.split("::")
     operators = getattr(torch.ops, namespace)
-    forward_names = [a.name for a in getattr(operators, op_name).default._schema.arguments]
-    backward_names = [a.name for a in getattr(operators, f"{op_name}_backward").default._schema.arguments]
+    forward_schema = getattr(operators, op_name).default._schema
+    backward_schema = getattr(operators, f"{op_name}_backward").default._schema
+    forward_names = [a.name for a in forward_schema.arguments]
+    backward_names = [a.name for a in backward_schema.arguments]
+    # The tensors each schema requires (Tensor, not Tensor?), in its order, which C++ checks them in.
+    forward_given = [a.name for a in forward_schema.arguments if str(a.type) == "Tensor"]
+    backward_given = [a.name for a in backward_schema.arguments if str(a.type) == "Tensor"]
 
     @torch.library.register_fake(name)
     def _(*args: object, **kwargs: object) -> Tensor | tuple[Tensor, Tensor]:
         arguments = {**dict(zip(forward_names, args, strict=False)), **kwargs}
+        _check_given(op_name, forward_given, arguments)
         _check_arguments(op_name, "x", arguments, default_eps)
         x = arguments["x"]
         return (x.new_empty(x.shape), x.new_empty(x.shape)) if residual_add else x.new_empty(x.shape)
@@ -338,6 +362,7 @@ def _register_fakes(name: str, residual_add: bool, default_eps: float) -> None:
     def _(*args: object, **kwargs: object) -> tuple[Tensor, ...]:
         arguments = {**dict(zip(backward_names, args, strict=False)), **kwargs}
         x_name = "residual_out" if residual_add else "x"
+        _check_given(op_name, backward_given, arguments)
         _check_arguments(op_name, x_name, arguments, default_eps)
         grads = [
             arguments[x_name],
