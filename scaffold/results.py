@@ -557,11 +557,13 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     two_families = results / "two_families" / "tests_cuda.log"
     if two_families.is_file():
         summary = two_families.read_text().strip().splitlines()[-1].split(" in ")[0]
+        commit_file = two_families.with_name("commit.txt")
+        rendered = f", rendered from commit {commit_file.read_text().strip()[:10]}" if commit_file.is_file() else ""
         lines += [
             "",
             "A project with an operator of each family (the gelu example's answers plus an RMSNorm operator with "
-            "the residual add, "
-            f"`results/two_families/`) ran its CUDA test cases on the same machine (`pytest -k cuda`): {summary}.",
+            f"the residual add{rendered}, `results/two_families/`) ran its CUDA test cases on the GPU machine "
+            f"(`pytest -k cuda`): {summary}.",
         ]
     return "\n".join(lines)
 
