@@ -89,10 +89,19 @@ def backward_arguments(spec, xs, grad_outs):
 
 
 def reference_outputs(spec, xs, params, grad_outs, eps):
-    """The float64 reference's outputs and gradients (each activation's, then each parameter's)."""
+    """The float64 reference's outputs and gradients (each activation's, then each parameter's).
+
+    With a residual add the operator normalizes residual_out, x + residual rounded once to their
+    dtype (where a row's spread is small against its values, that rounding moves the norm more than
+    the dtype's tolerance): the reference normalizes the same rounded sum, its gradient passing
+    through the rounding unchanged."""
     xs64 = [t.detach().double().requires_grad_() for t in xs]
     params64 = [p.detach().double().requires_grad_() for p in params]
-    outputs = outputs_of(spec, spec.reference(*xs64, *params64, eps))
+    arguments = xs64
+    if spec.residual_add:
+        rounding = normalized([t.detach() for t in xs]).double() - (xs64[0] + xs64[1]).detach()
+        arguments = [xs64[0] + rounding, xs64[1]]  # exact in float64: the sum is the rounded one
+    outputs = outputs_of(spec, spec.reference(*arguments, *params64, eps))
     grads = ()
     if outputs[0].numel():
         grads = torch.autograd.grad(outputs, [*xs64, *params64], [g.double() for g in grad_outs])
@@ -405,7 +414,9 @@ def test_autocast_training_step(spec, device, dtype):
 def test_non_contiguous_inputs_are_accepted(spec, device):
     xs, params, grad_outs = make_inputs(spec, (40, 64), torch.float32, device)
     xs_t = [x.t().contiguous().t().requires_grad_() for x in xs]  # the same values, column-major
-    params = [p.requires_grad_() for p in params]
+    # The parameters: every other element of a buffer twice their size.
+    params = [torch.stack([p, torch.randn_like(p)], dim=1)[:, 0].requires_grad_() for p in params]
+    assert not any(p.is_contiguous() for p in params)
     grad_outs_t = [g.t().contiguous().t() for g in grad_outs]
     expected_outputs, expected_grads = reference_outputs(spec, xs_t, params, grad_outs, spec.default_eps)
     outputs = run(spec, xs_t, params)
@@ -515,6 +526,21 @@ def test_layer_default_eps_is_torch_nns(spec, device, dtype):
     torch.testing.assert_close(ours(x), theirs(x))
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_layer_norm_without_a_bias_is_a_drop_in(spec, device):
+    # torch.nn.LayerNorm(..., bias=False): no bias parameter, and the results of a zero bias.
+    if not spec.has_bias:
+        pytest.skip("RMSNorm has no bias")
+    ours = spec.layer(48, bias=False, device=device)
+    theirs = torch_layer(spec, 48, bias=False, device=device)
+    assert ours.state_dict().keys() == theirs.state_dict().keys() == {"weight"}
+    with torch.no_grad():
+        ours.weight.add_(0.1 * torch.randn_like(ours.weight))
+    theirs.load_state_dict(ours.state_dict())
+    x = 3 * torch.randn(16, 48, device=device) + 1
+    torch.testing.assert_close(ours(x), theirs(x))
+
+
 def test_layer_refuses_a_shape_over_several_dimensions(spec):
     with pytest.raises(ValueError, match="normalized_shape must be one int"):
         spec.layer((4, 8))
@@ -581,6 +607,11 @@ def bad_inputs(spec):
     cases.append(
         ("None weight", xs, [None, *good[1:]], 1e-5, TypeError, "weight must be a tensor, but got None")
     )
+    # Another device: the meta device stands in for a GPU where there is none.
+    message = "weight must be on the same device as x"
+    cases.append(
+        ("weight on another device", xs, [good[0].to("meta"), *good[1:]], 1e-5, RuntimeError, message)
+    )
     if spec.has_bias:
         cases.append(
             ("None bias", xs, [good[0], None], 1e-5, TypeError, "bias must be a tensor, but got None")
@@ -589,6 +620,8 @@ def bad_inputs(spec):
         cases.append(
             ("None residual", [x, None], good, 1e-5, TypeError, "residual must be a tensor, but got None")
         )
+        message = "residual must be on the same device as x"
+        cases.append(("residual on another device", [x, x.to("meta")], good, 1e-5, RuntimeError, message))
         message = "residual must have the same dtype as x"
         cases.append(("float64 residual", [x, x.double()], good, 1e-5, TypeError, message))
         cases.append(
