@@ -11,7 +11,6 @@
 #include <ATen/OpMathType.h>
 #include <ATen/Parallel.h>
 #include <ATen/ops/empty.h>
-#include <ATen/ops/zeros.h>
 
 #include <algorithm>
 #include <cmath>
@@ -21,15 +20,20 @@
 #include "core/common.h"
 #include "core/cpu_vector.h"
 
+// Inlines a lambda: the loops' steps below must compile into their callers' loops.
+#define ROW_NORM_INLINE __attribute__((always_inline))
+
 namespace generated_gelu::row_norm::cpu {
 
 // Elements per parallel task: enough that a task outweighs its scheduling cost.
 constexpr int64_t kGrainElements = 32768;
-// grad_weight (and grad_bias) are summed over fixed chunks of rows (at most kChunks, each of at least
-// kRowsPerChunk rows), then over the chunks in order: the result depends on the shape only, never on
-// the number of threads.
+// grad_weight (and grad_bias) are summed over fixed chunks of rows, then over the chunks in order:
+// the result depends on the shape only, never on the number of threads. At most kChunks chunks, each
+// of at least kRowsPerChunk rows, except that up to kMinChunks chunks are made of fewer rows, so that
+// a few wide rows still keep several threads busy.
 constexpr int64_t kChunks = 64;
 constexpr int64_t kRowsPerChunk = 16;
+constexpr int64_t kMinChunks = 8;
 
 // The sum of a vector's lanes, in lane order (the same bits on every call).
 template <typename V>
@@ -41,23 +45,49 @@ typename V::value_type lane_sum(const V& v) {
   return total;
 }
 
-// A parameter (weight, bias; of x's dtype or float32) as opmath_t, plus `offset` (Gemma's 1 + weight):
-// converted once per call.
-template <typename opmath_t>
-std::vector<opmath_t> parameter_as_opmath(const at::Tensor& p, double offset) {
-  const at::Tensor converted = p.to(c10::CppTypeToScalarType<opmath_t>::value).contiguous();
-  const opmath_t* data = converted.const_data_ptr<opmath_t>();
-  std::vector<opmath_t> out(data, data + p.numel());
-  if (offset != 0) {
-    for (opmath_t& value : out) value += static_cast<opmath_t>(offset);
+// A row's sum of step(c, count, acc) over its stretches of kWidth elements (the last one `count` <
+// kWidth long), each step given one of four accumulators in turn and returning it updated. With a
+// single accumulator every add waits for the one before, and that chain, not memory, would set the
+// pace of a row held in the cache. The accumulators are added in a fixed order: the same bits on
+// every call.
+template <int64_t kWidth, typename A, typename Step>
+A accumulate(int64_t cols, const A& zero, Step step) {
+  constexpr std::integral_constant<int64_t, kWidth> kFull;  // a count the compiler knows
+  A acc0 = zero, acc1 = zero, acc2 = zero, acc3 = zero;
+  int64_t c = 0;
+  for (; c + 4 * kWidth <= cols; c += 4 * kWidth) {
+    acc0 = step(c, kFull, acc0);
+    acc1 = step(c + kWidth, kFull, acc1);
+    acc2 = step(c + 2 * kWidth, kFull, acc2);
+    acc3 = step(c + 3 * kWidth, kFull, acc3);
   }
-  return out;
+  for (; c < cols; c += kWidth) acc0 = step(c, std::min(kWidth, cols - c), acc0);
+  return (acc0 + acc1) + (acc2 + acc3);
 }
 
-// One row of x, converted to opmath_t in `row`, and its statistics: mean (0 for RMSNorm) and rstd =
-// 1 / sqrt(variance + eps), where the variance is the mean of (x - mean)^2 (RMSNorm: of x^2). The
-// centered form takes a second pass over the converted row, which stays in the L1 or L2 cache.
-// With `residual`, the row is x + residual, written to `sum` in x's dtype and taken as rounded there.
+// step(c, count) over a row's stretches of kWidth elements, the last one `count` < kWidth long.
+template <int64_t kWidth, typename Step>
+void for_each_step(int64_t cols, Step step) {
+  constexpr std::integral_constant<int64_t, kWidth> kFull;  // a count the compiler knows
+  int64_t c = 0;
+  for (; c + kWidth <= cols; c += kWidth) step(c, kFull);
+  if (c < cols) step(c, cols - c);
+}
+
+// A parameter (weight, bias; of x's dtype or float32) as a contiguous opmath_t tensor, plus `offset`
+// (Gemma's 1 + weight): converted once per call, and not copied where it already is one.
+template <typename opmath_t>
+at::Tensor parameter_as_opmath(const at::Tensor& p, double offset) {
+  const at::Tensor converted = p.to(c10::CppTypeToScalarType<opmath_t>::value).contiguous();
+  return offset != 0 ? converted.add(offset) : converted;
+}
+
+// One row h of the tensor to normalize and its statistics: mean (0 for RMSNorm) and rstd =
+// 1 / sqrt(variance + eps), where the variance is the mean of (h - mean)^2 (RMSNorm: of h^2). h is x,
+// or with `residual`, x + residual, written to `sum` in x's dtype and taken as rounded there.
+// `values` is h as opmath_t: x (or `sum`) itself where x's dtype is opmath_t, else `buffer`, which
+// the row is converted into once. The centered form's second pass, and the caller's, read it from
+// the L1 or L2 cache.
 template <template <typename> class Norm, typename scalar_t>
 struct Row {
   using L = core::Lanes<scalar_t>;
@@ -65,14 +95,18 @@ struct Row {
   using opmath_t = typename L::opmath_t;
   static constexpr bool kCentered = Norm<opmath_t>::kCentered;
 
+  const opmath_t* values = nullptr;
   opmath_t mean = 0;
   opmath_t rstd = 0;
 
-  Row(const scalar_t* x, int64_t cols, opmath_t* row, double eps, const scalar_t* residual = nullptr,
+  Row(const scalar_t* x, int64_t cols, opmath_t* buffer, double eps, const scalar_t* residual = nullptr,
       scalar_t* sum = nullptr) {
-    V acc(0);
-    for (int64_t c = 0; c < cols; c += L::kStep) {
-      const int64_t count = std::min<int64_t>(L::kStep, cols - c);
+    if constexpr (L::kConverted) {
+      values = buffer;
+    } else {
+      values = residual != nullptr ? sum : x;
+    }
+    const V total = accumulate<L::kStep>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
       V a, b;
       L::load(x + c, count, a, b);  // lanes past `count` are zeros
       if (residual != nullptr) {
@@ -83,27 +117,26 @@ struct Row {
         L::store(sum + c, count, a, b);
         if constexpr (L::kConverted) L::load(sum + c, count, a, b);  // as rounded to scalar_t
       }
-      a.store(row + c, std::min<int64_t>(V::size(), count));
       acc = kCentered ? acc + a : at::vec::fmadd(a, a, acc);
       if constexpr (L::kConverted) {
-        if (count > V::size()) {
-          b.store(row + c + V::size(), count - V::size());
-          acc = kCentered ? acc + b : at::vec::fmadd(b, b, acc);
-        }
+        a.store(buffer + c, std::min<int64_t>(V::size(), count));
+        if (count > V::size()) b.store(buffer + c + V::size(), count - V::size());
+        acc = kCentered ? acc + b : at::vec::fmadd(b, b, acc);  // zeros past `count`
       }
-    }
+      return acc;
+    });
     const opmath_t n = static_cast<opmath_t>(cols);
-    opmath_t variance = lane_sum(acc) / n;
+    opmath_t variance = lane_sum(total) / n;
     if constexpr (kCentered) {
       mean = variance;
       const V m(mean);
-      V sq(0);
-      for (int64_t c = 0; c < cols; c += V::size()) {
-        const int64_t count = std::min<int64_t>(V::size(), cols - c);
-        const V d = V::set(V(0), V::loadu(row + c, count) - m, count);  // zeros past `count`
-        sq = at::vec::fmadd(d, d, sq);
-      }
-      variance = lane_sum(sq) / n;
+      const opmath_t* const h = values;
+      const V squares = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
+        V d = V::loadu(h + c, count) - m;
+        if (count < V::size()) d = V::set(V(0), d, count);  // zeros past `count`
+        return at::vec::fmadd(d, d, acc);
+      });
+      variance = lane_sum(squares) / n;
     }
     rstd = opmath_t(1) / std::sqrt(variance + static_cast<opmath_t>(eps));
   }
@@ -119,38 +152,47 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& residual_t, const at:
   using opmath_t = typename R::opmath_t;
   const int64_t cols = x_t.size(-1);
   const int64_t rows = x_t.numel() / cols;
-  const std::vector<opmath_t> weight = parameter_as_opmath<opmath_t>(weight_t, Norm<opmath_t>::kWeightOffset);
-  const std::vector<opmath_t> bias =
-      bias_t.defined() ? parameter_as_opmath<opmath_t>(bias_t, 0) : std::vector<opmath_t>();
+  const at::Tensor weight_opmath = parameter_as_opmath<opmath_t>(weight_t, Norm<opmath_t>::kWeightOffset);
+  const at::Tensor bias_opmath = bias_t.defined() ? parameter_as_opmath<opmath_t>(bias_t, 0) : at::Tensor();
+  const opmath_t* weight = weight_opmath.const_data_ptr<opmath_t>();
+  const opmath_t* bias = bias_t.defined() ? bias_opmath.const_data_ptr<opmath_t>() : nullptr;
   const scalar_t* x = x_t.const_data_ptr<scalar_t>();
   const scalar_t* residual = residual_t.defined() ? residual_t.const_data_ptr<scalar_t>() : nullptr;
   scalar_t* residual_out = residual_t.defined() ? residual_out_t.mutable_data_ptr<scalar_t>() : nullptr;
   scalar_t* y = y_t.mutable_data_ptr<scalar_t>();
   const int64_t grain = std::max<int64_t>(1, kGrainElements / cols);
   at::parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-    std::vector<opmath_t> row(cols);
+    std::vector<opmath_t> buffer(L::kConverted ? cols : 0);
     for (int64_t r = begin; r < end; ++r) {
       const int64_t offset = r * cols;
-      const R stats = residual == nullptr
-                          ? R(x + offset, cols, row.data(), eps)
-                          : R(x + offset, cols, row.data(), eps, residual + offset, residual_out + offset);
-      const V mean(stats.mean), rstd(stats.rstd);
-      scalar_t* y_row = y + r * cols;
-      for (int64_t c = 0; c < cols; c += L::kStep) {
-        const int64_t count = std::min<int64_t>(L::kStep, cols - c);
+      const R row = residual == nullptr
+                        ? R(x + offset, cols, buffer.data(), eps)
+                        : R(x + offset, cols, buffer.data(), eps, residual + offset, residual_out + offset);
+      // y = x_hat * w (+ b), with x_hat = (h - mean) * rstd = h * rstd + shift
+      const V rstd(row.rstd), shift(-row.mean * row.rstd);
+      scalar_t* y_row = y + offset;
+      for_each_step<L::kStep>(cols, [=](int64_t c, auto count) ROW_NORM_INLINE {
         V out[2];
-        for (int part = 0; part * V::size() < count && part < 2; ++part) {
+        for (int part = 0; part < 2 && part * V::size() < count; ++part) {
           const int64_t at = c + part * V::size();
           const int64_t n = std::min<int64_t>(V::size(), count - part * V::size());
-          V h = (V::loadu(row.data() + at, n) - mean) * rstd * V::loadu(weight.data() + at, n);
-          if (!bias.empty()) h = h + V::loadu(bias.data() + at, n);
-          out[part] = h;
+          const V x_hat = at::vec::fmadd(V::loadu(row.values + at, n), rstd, shift);
+          out[part] = bias != nullptr
+                          ? at::vec::fmadd(x_hat, V::loadu(weight + at, n), V::loadu(bias + at, n))
+                          : x_hat * V::loadu(weight + at, n);
         }
         L::store(y_row + c, count, out[0], out[1]);
-      }
+      });
     }
   });
 }
+
+// The two row sums of the backward: of x_hat * w dy, and (LayerNorm) of w dy.
+template <typename V>
+struct BackwardSums {
+  V dot, wdy;
+  BackwardSums operator+(const BackwardSums& other) const { return {dot + other.dot, wdy + other.wdy}; }
+};
 
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) for LayerNorm, without the
 // mean(w dy) term for RMSNorm, with x_hat = (x - mean) * rstd, plus grad_residual_out where given;
@@ -167,74 +209,93 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
   const bool with_bias = grad_bias_t.defined();
   const int64_t cols = x_t.size(-1);
   const int64_t rows = x_t.numel() / cols;
-  const std::vector<opmath_t> weight = parameter_as_opmath<opmath_t>(weight_t, Norm<opmath_t>::kWeightOffset);
+  const at::Tensor weight_opmath = parameter_as_opmath<opmath_t>(weight_t, Norm<opmath_t>::kWeightOffset);
+  const opmath_t* weight = weight_opmath.const_data_ptr<opmath_t>();
   const scalar_t* grad_out = grad_out_t.const_data_ptr<scalar_t>();
   const scalar_t* x = x_t.const_data_ptr<scalar_t>();
   const scalar_t* grad_residual_out =
       grad_residual_out_t.defined() ? grad_residual_out_t.const_data_ptr<scalar_t>() : nullptr;
   scalar_t* grad_x = grad_x_t.mutable_data_ptr<scalar_t>();
 
-  // One row of partial sums per chunk of rows and per parameter, in PyTorch's allocator.
-  const int64_t most_chunks = std::clamp<int64_t>(rows / kRowsPerChunk, 1, kChunks);
+  // One row of partial sums per chunk of rows and per parameter, in PyTorch's allocator; a chunk's first
+  // row writes its row of sums, the others add to it.
+  const int64_t most_chunks =
+      std::clamp<int64_t>(rows / kRowsPerChunk, std::min<int64_t>(rows, kMinChunks), kChunks);
   const int64_t rows_per_chunk = (rows + most_chunks - 1) / most_chunks;
   const int64_t chunks = (rows + rows_per_chunk - 1) / rows_per_chunk;  // none of them empty
-  const at::Tensor partial_t = at::zeros({with_bias ? 2 : 1, chunks, cols},
+  const at::Tensor partial_t = at::empty({with_bias ? 2 : 1, chunks, cols},
                                          x_t.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
   opmath_t* partial_weight = partial_t.mutable_data_ptr<opmath_t>();
   opmath_t* partial_bias = partial_weight + chunks * cols;
 
   at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
-    std::vector<opmath_t> row(cols), dy(cols);
+    // dy as opmath_t: grad_out itself where its dtype is opmath_t, else converted into dy_buffer.
+    std::vector<opmath_t> buffer(L::kConverted ? cols : 0), dy_buffer(L::kConverted ? cols : 0);
+    opmath_t* const dy_converted = dy_buffer.data();
     for (int64_t chunk = begin; chunk < end; ++chunk) {
       opmath_t* acc_w = partial_weight + chunk * cols;
       opmath_t* acc_b = partial_bias + chunk * cols;
       const int64_t row_end = std::min(rows, (chunk + 1) * rows_per_chunk);
       for (int64_t r = chunk * rows_per_chunk; r < row_end; ++r) {
-        const R stats(x + r * cols, cols, row.data(), eps);
-        const V mean(stats.mean), rstd(stats.rstd);
-        // dy in opmath_t; the row sums of x_hat * w dy and of w dy.
-        V dot(0), wdy_sum(0);
-        for (int64_t c = 0; c < cols; c += L::kStep) {
-          const int64_t count = std::min<int64_t>(L::kStep, cols - c);
-          V a, b;
-          L::load(grad_out + r * cols + c, count, a, b);  // lanes past `count` are zeros
-          a.store(dy.data() + c, std::min<int64_t>(V::size(), count));
-          if constexpr (L::kConverted) {
-            if (count > V::size()) b.store(dy.data() + c + V::size(), count - V::size());
-          }
+        const int64_t offset = r * cols;
+        const bool first = r == chunk * rows_per_chunk;
+        const R row(x + offset, cols, buffer.data(), eps);
+        const V rstd(row.rstd), shift(-row.mean * row.rstd);  // x_hat = h * rstd + shift
+        const opmath_t* dy = nullptr;
+        if constexpr (L::kConverted) {
+          dy = dy_converted;
+        } else {
+          dy = grad_out + offset;
         }
-        for (int64_t c = 0; c < cols; c += V::size()) {
-          const int64_t n = std::min<int64_t>(V::size(), cols - c);
-          const V g = V::loadu(dy.data() + c, n);  // zeros past n
-          const V x_hat = (V::loadu(row.data() + c, n) - mean) * rstd;
-          const V wdy = g * V::loadu(weight.data() + c, n);
-          dot = at::vec::fmadd(x_hat, wdy, dot);
-          if constexpr (kCentered) wdy_sum = wdy_sum + wdy;
-          at::vec::fmadd(g, x_hat, V::loadu(acc_w + c, n)).store(acc_w + c, n);
-          if (with_bias) (V::loadu(acc_b + c, n) + g).store(acc_b + c, n);
-        }
+        const BackwardSums<V> zero{V(0), V(0)};
+        const BackwardSums<V> sums =
+            accumulate<L::kStep>(cols, zero, [=](int64_t c, auto count, BackwardSums<V> acc) ROW_NORM_INLINE {
+              V g[2];
+              L::load(grad_out + offset + c, count, g[0], g[1]);  // lanes past `count` are zeros
+              if constexpr (L::kConverted) {
+                g[0].store(dy_converted + c, std::min<int64_t>(V::size(), count));
+                if (count > V::size()) g[1].store(dy_converted + c + V::size(), count - V::size());
+              }
+              for (int part = 0; part < 2 && part * V::size() < count; ++part) {
+                const int64_t at = c + part * V::size();
+                const int64_t n = std::min<int64_t>(V::size(), count - part * V::size());
+                const V x_hat = at::vec::fmadd(V::loadu(row.values + at, n), rstd, shift);
+                const V wdy = g[part] * V::loadu(weight + at, n);
+                acc.dot = at::vec::fmadd(x_hat, wdy, acc.dot);
+                if constexpr (kCentered) acc.wdy = acc.wdy + wdy;
+                if (first) {
+                  (g[part] * x_hat).store(acc_w + at, n);
+                  if (with_bias) g[part].store(acc_b + at, n);
+                } else {
+                  at::vec::fmadd(g[part], x_hat, V::loadu(acc_w + at, n)).store(acc_w + at, n);
+                  if (with_bias) (V::loadu(acc_b + at, n) + g[part]).store(acc_b + at, n);
+                }
+              }
+              return acc;
+            });
+        // grad_x = (w dy - c2 - x_hat * c1) * rstd = rstd * w dy + per_h * h + constant
         const opmath_t n_cols = static_cast<opmath_t>(cols);
-        const V c1(lane_sum(dot) / n_cols);
-        const V c2(kCentered ? lane_sum(wdy_sum) / n_cols : opmath_t(0));
-        scalar_t* grad_x_row = grad_x + r * cols;
-        for (int64_t c = 0; c < cols; c += L::kStep) {
-          const int64_t count = std::min<int64_t>(L::kStep, cols - c);
+        const opmath_t c1 = lane_sum(sums.dot) / n_cols;
+        const opmath_t c2 = kCentered ? lane_sum(sums.wdy) / n_cols : opmath_t(0);
+        const V per_h(-row.rstd * row.rstd * c1), constant(-row.rstd * (c2 - row.mean * row.rstd * c1));
+        scalar_t* grad_x_row = grad_x + offset;
+        for_each_step<L::kStep>(cols, [=](int64_t c, auto count) ROW_NORM_INLINE {
           V out[2];
-          for (int part = 0; part * V::size() < count && part < 2; ++part) {
+          for (int part = 0; part < 2 && part * V::size() < count; ++part) {
             const int64_t at = c + part * V::size();
             const int64_t n = std::min<int64_t>(V::size(), count - part * V::size());
-            const V x_hat = (V::loadu(row.data() + at, n) - mean) * rstd;
-            const V wdy = V::loadu(dy.data() + at, n) * V::loadu(weight.data() + at, n);
-            out[part] = (wdy - c2 - x_hat * c1) * rstd;
+            const V wdy = V::loadu(dy + at, n) * V::loadu(weight + at, n);
+            out[part] =
+                at::vec::fmadd(rstd, wdy, at::vec::fmadd(per_h, V::loadu(row.values + at, n), constant));
           }
           if (grad_residual_out != nullptr) {
-            V a, b;
-            L::load(grad_residual_out + r * cols + c, count, a, b);
-            out[0] = out[0] + a;
-            if constexpr (L::kConverted) out[1] = out[1] + b;
+            V g[2];
+            L::load(grad_residual_out + offset + c, count, g[0], g[1]);
+            out[0] = out[0] + g[0];
+            if constexpr (L::kConverted) out[1] = out[1] + g[1];
           }
           L::store(grad_x_row + c, count, out[0], out[1]);
-        }
+        });
       }
     }
   });
