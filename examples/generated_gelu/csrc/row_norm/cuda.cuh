@@ -296,22 +296,34 @@ __device__ __forceinline__ void forget(core::Vector<T, kVec>& v) {
 template <typename opmath_t, typename param_t, int kVec>
 __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int64_t j,
                                                opmath_t (&out)[kVec]) {
-  core::load_opmath(reinterpret_cast<const core::Vector<param_t, kVec>*>(p)[j], out);
+  core::load_opmath_by_words(reinterpret_cast<const core::Vector<param_t, kVec>*>(p)[j], out);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Forward
 // ---------------------------------------------------------------------------------------------
+// Whether the forward kernel keeps room for two blocks of kMaxRowThreads threads on one SM: for a
+// float32 row held in registers at kForwardItems vectors a thread, without the residual add, so that
+// nvcc keeps it within 64 registers a thread (without spilling) and an SM normalizes a second row
+// while it reads the first. Left to itself, nvcc gave the LayerNorm kernel 71 registers; at
+// 4096 x 16384 (512 threads a row) one block then filled an SM, whose reads stopped at every row's
+// reduction: 63% of the copy rate (lab P1 of the example's benchmarks/results/runs/, H200). The
+// 16-bit types, the passes over a row that registers do not hold and the residual add need more
+// registers than that: capped at 64, they spilled (nvcc 13.0, sm_90a). Asked for one block, nvcc
+// gave most kernels more registers than it chooses unasked: the others keep its own choice.
+template <typename scalar_t, int kItems, bool kCached, bool kResidual>
+constexpr bool kTwoForwardBlocks =
+    std::is_same_v<scalar_t, float> && kItems == kForwardItems && kCached && !kResidual;
+
 // kItems vectors a thread of each of `passes` slices of the row; kCached: one slice, kept in
 // registers between the steps. cluster > 1: the blocks of a cluster share one row, block r of it
 // taking the r-th slice of kItems x row_threads vectors (passes is then 1).
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kCached>
-__global__ void __launch_bounds__(kMaxRowThreads)
-    forward_kernel(const scalar_t* __restrict__ x, const scalar_t* __restrict__ residual,
-                   const param_t* __restrict__ weight, const param_t* __restrict__ bias,
-                   scalar_t* __restrict__ y, scalar_t* __restrict__ residual_out, int64_t rows, int64_t cols,
-                   int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps) {
+__device__ __forceinline__ void forward_rows(
+    const scalar_t* __restrict__ x, const scalar_t* __restrict__ residual, const param_t* __restrict__ weight,
+    const param_t* __restrict__ bias, scalar_t* __restrict__ y, scalar_t* __restrict__ residual_out,
+    int64_t rows, int64_t cols, int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
   using P = core::Vector<param_t, kVec>;
@@ -355,8 +367,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       if constexpr (kResidual) {
         if (first_read) {
           opmath_t a[kVec], b[kVec];
-          core::load_opmath(x_row[j], a);
-          core::load_opmath(residual_row[j], b);
+          core::load_opmath_by_words(x_row[j], a);
+          core::load_opmath_by_words(residual_row[j], b);
 #pragma unroll
           for (int e = 0; e < kVec; ++e) a[e] += b[e];
           items[i] = core::round_to<scalar_t, kVec>(a);  // normalized as rounded to x's dtype
@@ -390,7 +402,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     for (int i = 0; i < kItems; ++i) {
       if (!valid(pass, i)) continue;
       opmath_t f[kVec];
-      core::load_opmath(items[i], f);
+      core::load_opmath_by_words(items[i], f);
       count += kVec;
 #pragma unroll
       for (int e = 0; e < kVec; ++e) sum += kCentered ? f[e] : f[e] * f[e];
@@ -403,7 +415,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         for (int i = 0; i < kItems; ++i) {
           if (!valid(pass, i)) continue;
           opmath_t f[kVec];
-          core::load_opmath(items[i], f);
+          core::load_opmath_by_words(items[i], f);
 #pragma unroll
           for (int e = 0; e < kVec; ++e) part.m2 += (f[e] - part.mean) * (f[e] - part.mean);
         }
@@ -428,11 +440,11 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         const int64_t j = column(pass, i);
         opmath_t f[kVec], w[kVec], b[kVec];
         forget(items[i]);
-        core::load_opmath(items[i], f);
+        core::load_opmath_by_words(items[i], f);
         if constexpr (kPrefetch) {
           forget(w_items[i]);
-          core::load_opmath(w_items[i], w);
-          if constexpr (kBias) forget(b_items[i]), core::load_opmath(b_items[i], b);
+          core::load_opmath_by_words(w_items[i], w);
+          if constexpr (kBias) forget(b_items[i]), core::load_opmath_by_words(b_items[i], b);
         } else {
           load_parameter<opmath_t, param_t, kVec>(weight, j, w);
           if constexpr (kBias) load_parameter<opmath_t, param_t, kVec>(bias, j, b);
@@ -447,6 +459,37 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     }
   }
   if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slot
+}
+
+// The forward kernel, in two builds of the same code: nvcc's own choice of registers, and one that
+// keeps room for two blocks of kMaxRowThreads threads on an SM (see kTwoForwardBlocks).
+#define ROW_NORM_FORWARD_PARAMETERS                                                                          \
+  const scalar_t *__restrict__ x, const scalar_t *__restrict__ residual, const param_t *__restrict__ weight, \
+      const param_t *__restrict__ bias, scalar_t *__restrict__ y, scalar_t *__restrict__ residual_out,       \
+      int64_t rows, int64_t cols, int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps
+template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
+          bool kCached>
+__global__ void __launch_bounds__(kMaxRowThreads) forward_kernel(ROW_NORM_FORWARD_PARAMETERS) {
+  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached>(x, residual, weight, bias, y, residual_out,
+                                                               rows, cols, row_threads, passes, cluster, eps);
+}
+template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
+          bool kCached>
+__global__ void __launch_bounds__(kMaxRowThreads, 2) forward_kernel_two_blocks(ROW_NORM_FORWARD_PARAMETERS) {
+  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached>(x, residual, weight, bias, y, residual_out,
+                                                               rows, cols, row_threads, passes, cluster, eps);
+}
+#undef ROW_NORM_FORWARD_PARAMETERS
+
+// The build of the forward kernel to launch for these parameters.
+template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
+          bool kCached>
+constexpr auto forward_kernel_for() {
+  if constexpr (kTwoForwardBlocks<scalar_t, kItems, kCached, Norm<float>::kResidual>) {
+    return forward_kernel_two_blocks<Norm, scalar_t, param_t, kVec, kItems, kCached>;
+  } else {
+    return forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached>;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -608,8 +651,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         if (!active || j >= col_vecs) continue;
         if constexpr (kInRegisters && !kStaged) x_items[i] = x_row[j], dy_items[i] = dy_row[j];
         opmath_t f[kVec], g[kVec], w[kVec];
-        core::load_opmath(x_at(i, j), f);
-        core::load_opmath(dy_at(i, j), g);
+        core::load_opmath_by_words(x_at(i, j), f);
+        core::load_opmath_by_words(dy_at(i, j), g);
         load_parameter<opmath_t, param_t, kVec>(weight, j, w);
 #pragma unroll
         for (int e = 0; e < kVec; ++e) {
@@ -655,8 +698,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           const int64_t j = column(pass, i);
           if (j >= col_vecs) continue;
           opmath_t f[kVec], g[kVec], w[kVec];
-          core::load_opmath(x_at(i, j), f);
-          core::load_opmath(dy_at(i, j), g);
+          core::load_opmath_by_words(x_at(i, j), f);
+          core::load_opmath_by_words(dy_at(i, j), g);
           load_parameter<opmath_t, param_t, kVec>(weight, j, w);
           opmath_t out[kVec];
 #pragma unroll
@@ -672,7 +715,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           }
           if (add_grad_residual) {
             opmath_t gr[kVec];
-            core::load_opmath(gr_row[j], gr);
+            core::load_opmath_by_words(gr_row[j], gr);
 #pragma unroll
             for (int e = 0; e < kVec; ++e) out[e] += gr[e];
           }
@@ -877,7 +920,7 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
         if (items == 0) {
           static core::OccupancyCache has_clusters{};
           const int split = pick_cluster(col_vecs, kForwardItems, kForwardClusterThreads);
-          const auto kernel = forward_kernel<Norm, scalar_t, param_t, kVec, kForwardItems, true>;
+          const auto kernel = forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true>();
           if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
             cluster = split;
             items = kForwardItems;
@@ -891,9 +934,10 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
           const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
           const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
           const int64_t blocks = (rows + g.rows_per_block - 1) / g.rows_per_block * cluster;
-          launch(forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached>, blocks, g.block_threads(), 0,
-                 stream, cluster, x.const_data_ptr<scalar_t>(), static_cast<const scalar_t*>(data(residual)),
-                 weight.const_data_ptr<param_t>(), bias_data, y.mutable_data_ptr<scalar_t>(),
+          launch(forward_kernel_for<Norm, scalar_t, param_t, kVec, kItems, kCached>(), blocks,
+                 g.block_threads(), 0, stream, cluster, x.const_data_ptr<scalar_t>(),
+                 static_cast<const scalar_t*>(data(residual)), weight.const_data_ptr<param_t>(), bias_data,
+                 y.mutable_data_ptr<scalar_t>(),
                  residual_out.defined() ? residual_out.mutable_data_ptr<scalar_t>() : nullptr, rows, cols,
                  g.row_threads, passes, cluster, static_cast<opmath_t>(eps));
         });
