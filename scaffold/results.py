@@ -125,22 +125,22 @@ def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
     if recorded == current:
         return f"They measured the example's current kernel sources (`csrc/`, SHA-256 `{current[:12]}`)."
     commit = measured_commit(recorded) if recorded else None
-    then, now = (_code(_example_csrc_at(commit)), _code(_csrc_files(project / "csrc"))) if commit else ({}, {})
-    if commit and then == now:
-        return (
-            f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
-            f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in "
-            "comments."
-        )
-    changed = sorted(name for name in then.keys() | now.keys() if then.get(name) != now.get(name))
-    compiled = _compiled(_csrc_files(project / "csrc")) | _compiled(_example_csrc_at(commit)) if commit else set()
-    if commit and not set(changed) & compiled:
-        folders = sorted({name.split("/")[0] + "/" if "/" in name else name for name in changed})
-        return (
-            f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
-            f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in files "
-            f"its build does not compile (in {', '.join(f'`{f}`' for f in folders)})."
-        )
+    if commit:
+        files_then, files_now = _example_csrc_at(commit), _csrc_files(project / "csrc")
+        then, now = _code(files_then), _code(files_now)
+        changed = {name for name in then.keys() | now.keys() if then.get(name) != now.get(name)}
+        if not changed & (_compiled(files_then) | _compiled(files_now)):
+            folders = sorted({name.split("/")[0] + "/" if "/" in name else name for name in changed})
+            difference = (
+                f"files its build does not compile (in {', '.join(f'`{f}`' for f in folders)})"
+                if changed
+                else "comments"
+            )
+            return (
+                f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
+                f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in "
+                f"{difference}."
+            )
     if recorded is None:
         return (
             "Their run did not record which kernel sources it measured; the example's current `csrc/` "
