@@ -80,8 +80,8 @@ constexpr int kMaxCluster = 8;
 // The parameter gradients' second kernel: threads per column strip, and columns per block.
 constexpr int kSumColumns = 32;
 constexpr int kSumRowsInFlight = 8;
-// The backward's staging of the next row in shared memory: stages (the row being worked on and the
-// next one) and tensors (x, grad_out).
+// The backward's staging of its next rows in shared memory: stages (the row being worked on and the
+// kStages - 1 after it) and tensors (x, grad_out).
 constexpr int kStages = 2;
 constexpr int kStagedTensors = 2;
 
@@ -275,12 +275,13 @@ __device__ __forceinline__ unsigned cluster_rank() {
 #endif
 }
 
-// bfloat16 vectors held in registers are converted a 32-bit word at a time
-// (core::load_opmath_by_words); those read from memory element by element (core::load_opmath), since
-// the word-wise copy from memory split each 16-byte load into four. Lab P2 of the example's
-// benchmarks/results/runs/ (H200, bfloat16, 32768 x 4096, share of the copy rate): the residual-add
-// RMSNorm forward ran at 77% with neither, 79% with both, 93% with the words in registers only; the
-// RMSNorm forward+backward at 83% with neither and 63% with both (the backward's reads).
+// bfloat16 vectors are converted a 32-bit word at a time (core::load_opmath_by_words) where they are
+// already in registers: the forward's statistics and output, and the parameters (read whole by
+// load_vector first); the rows read from memory are converted element by element (core::load_opmath).
+// Lab P2 of the example's benchmarks/results/runs/ (H200, bfloat16, 32768 x 4096, share of the copy
+// rate), when the word-wise conversion still read global memory itself and so split each 16-byte load
+// into four: the residual-add RMSNorm forward ran at 77% with neither, 79% with both, 93% with the
+// words in registers only; the RMSNorm forward+backward at 83% with neither and 63% with both.
 //
 // Makes the compiler forget what v holds (an empty asm statement that may change each 32-bit word),
 // so that v is converted to opmath_t again where it is used next instead of the converted values
@@ -299,28 +300,57 @@ __device__ __forceinline__ void forget(core::Vector<T, kVec>& v) {
   }
 }
 
+// The vector at p, read with as few load instructions as its size allows (one for 16 bytes). Where
+// the elements of a vector in global memory were converted one by one (core::load_opmath on a
+// reference to it), nvcc 13.0 read each element with a load of its own: the weight and bias of the
+// forward's output pass and the weight of both backward passes took eight 2-byte loads a vector in
+// the 16-bit types (runs/q/ptx_loads.txt). Nsight Compute had the L1 cache of the bfloat16 LayerNorm
+// forward at 32768 x 4096 at 90% of its throughput with DRAM at 54% (lab P1); read whole, that
+// forward ran at 88% of the copy rate against 67%, and the forward+backward took less time in 26 of
+// the 27 cells of the big shapes (lab Q2, H200; float32 RMSNorm at 8192 x 8192: 1% more).
+template <typename V>
+__device__ __forceinline__ V load_vector(const V* p) {
+  constexpr int kBytes = static_cast<int>(sizeof(V));
+  if constexpr (kBytes % 16 == 0 || kBytes % 8 == 0 || kBytes % 4 == 0) {
+    using Word =
+        std::conditional_t<kBytes % 16 == 0, uint4, std::conditional_t<kBytes % 8 == 0, uint2, uint32_t>>;
+    Word words[kBytes / sizeof(Word)];
+#pragma unroll
+    for (int k = 0; k < kBytes / static_cast<int>(sizeof(Word)); ++k)
+      words[k] = reinterpret_cast<const Word*>(p)[k];
+    V v;
+    memcpy(&v, words, sizeof(v));
+    return v;
+  } else {
+    return *p;  // a 2-byte element: one load anyway
+  }
+}
+
 // kVec parameters (weight, bias) from column vector j, as opmath_t.
 template <typename opmath_t, typename param_t, int kVec>
 __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int64_t j,
                                                opmath_t (&out)[kVec]) {
-  core::load_opmath(reinterpret_cast<const core::Vector<param_t, kVec>*>(p)[j], out);
+  core::load_opmath_by_words(load_vector(reinterpret_cast<const core::Vector<param_t, kVec>*>(p) + j), out);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Forward
 // ---------------------------------------------------------------------------------------------
 // Whether the forward kernel keeps room for two blocks of kMaxRowThreads threads on one SM: for a
-// float32 row held in registers at kForwardItems vectors a thread, without the residual add, so that
-// nvcc keeps it within 64 registers a thread (without spilling) and an SM normalizes a second row
-// while it reads the first. Left to itself, nvcc gave the LayerNorm kernel 71 registers; at
-// 4096 x 16384 (512 threads a row) one block then filled an SM, whose reads stopped at every row's
-// reduction: 63% of the copy rate (lab P1 of the example's benchmarks/results/runs/, H200). The
-// 16-bit types, the passes over a row that registers do not hold and the residual add need more
-// registers than that: capped at 64, they spilled (nvcc 13.0, sm_90a). Asked for one block, nvcc
-// gave most kernels more registers than it chooses unasked: the others keep its own choice.
-template <typename scalar_t, int kItems, bool kCached, bool kResidual>
+// float32 row held in registers at kForwardItems 16-byte vectors a thread, without the residual add,
+// so that nvcc keeps it within 64 registers a thread and an SM normalizes a second row while it reads
+// the first. Left to itself, nvcc gave the LayerNorm kernel 71 registers; at 4096 x 16384 (512
+// threads a row) one block then filled an SM, whose reads stopped at every row's reduction: 63% of
+// the copy rate (lab P1 of the example's benchmarks/results/runs/, H200). Within 64, that kernel
+// spills 8 bytes since its statistics take one look at the registers (lab Q3: 93% of the copy rate
+// at 4096 x 16384, against 95% with two looks and no spill). Rows of single elements (an odd N) ran
+// slower so (the float32 RMSNorm forward at 8192 x 4095: 60% of the copy rate against 69%, call X7).
+// The 16-bit types, the passes over a row that registers do not hold and the residual add need more
+// registers: capped at 64, they spilled more (nvcc 13.0, sm_90a). Asked for one block, nvcc gave most
+// kernels more registers than it chooses unasked: the others keep its own choice.
+template <typename scalar_t, int kVec, int kItems, bool kCached, bool kResidual>
 constexpr bool kTwoForwardBlocks =
-    std::is_same_v<scalar_t, float> && kItems == kForwardItems && kCached && !kResidual;
+    std::is_same_v<scalar_t, float> && kVec == 4 && kItems == kForwardItems && kCached && !kResidual;
 
 // kItems vectors a thread of each of `passes` slices of the row; kCached: one slice, kept in
 // registers between the steps. cluster > 1: the blocks of a cluster share one row, block r of it
@@ -366,6 +396,18 @@ __device__ __forceinline__ void forward_rows(
     return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
   };
   const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
+  // The residual add's reads of x and residual: whole vectors in the 16-bit types; element by element
+  // in float32 and float64, where nvcc hoisted the whole-vector loads of every item ahead of the adds
+  // and the float32 kernels took up to 74 registers a thread instead of 64 (lab Q1 of the example's
+  // benchmarks/results/runs/, H200: at 32768 x 4096 the bfloat16 forward ran at 98% of the copy rate
+  // with whole vectors against 93%, the float32 at 93% against 96%).
+  const auto read_residual_operand = [](const V* p, opmath_t(&out)[kVec]) {
+    if constexpr (sizeof(scalar_t) == 2) {
+      core::load_opmath(load_vector(p), out);
+    } else {
+      core::load_opmath(*p, out);
+    }
+  };
   const auto load = [&](int pass, bool first_read) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
@@ -374,17 +416,17 @@ __device__ __forceinline__ void forward_rows(
       if constexpr (kResidual) {
         if (first_read) {
           opmath_t a[kVec], b[kVec];
-          core::load_opmath(x_row[j], a);
-          core::load_opmath(residual_row[j], b);
+          read_residual_operand(x_row + j, a);
+          read_residual_operand(residual_row + j, b);
 #pragma unroll
           for (int e = 0; e < kVec; ++e) a[e] += b[e];
           items[i] = core::round_to<scalar_t, kVec>(a);  // normalized as rounded to x's dtype
           sum_row[j] = items[i];
         } else {
-          items[i] = sum_row[j];
+          items[i] = load_vector(sum_row + j);
         }
       } else {
-        items[i] = x_row[j];
+        items[i] = load_vector(x_row + j);
       }
     }
   };
@@ -398,12 +440,24 @@ __device__ __forceinline__ void forward_rows(
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
         if (!valid(0, i)) continue;
-        w_items[i] = w_vecs[column(0, i)];
-        if constexpr (kBias) b_items[i] = b_vecs[column(0, i)];
+        w_items[i] = load_vector(w_vecs + column(0, i));
+        if constexpr (kBias) b_items[i] = load_vector(b_vecs + column(0, i));
       }
     }
-    M part{};
-    opmath_t sum = 0;
+    // LayerNorm: one look at the registers gives the sums of d = x - shift and of d^2, with shift
+    // the thread's first element of the pass, so that sum(d^2) - sum(d)^2 / count loses no more
+    // digits than the spread of the thread's own elements allows. (With two looks, the mean's and then
+    // the squared deviations', Nsight Compute had the bfloat16 forward at 87% of the SMs' compute
+    // throughput: lab Q2 of the example's benchmarks/results/runs/.)
+    opmath_t shift = 0;
+    if constexpr (kCentered) {
+      if (valid(pass, 0)) {
+        opmath_t f[kVec];
+        core::load_opmath_by_words(items[0], f);
+        shift = f[0];
+      }
+    }
+    opmath_t sum = 0, squares = 0;
     int count = 0;
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
@@ -412,23 +466,23 @@ __device__ __forceinline__ void forward_rows(
       core::load_opmath_by_words(items[i], f);
       count += kVec;
 #pragma unroll
-      for (int e = 0; e < kVec; ++e) sum += kCentered ? f[e] : f[e] * f[e];
+      for (int e = 0; e < kVec; ++e) {
+        const opmath_t d = f[e] - shift;
+        if constexpr (kCentered) sum += d;
+        squares += d * d;
+      }
     }
+    M part{};
     if constexpr (kCentered) {
       if (count > 0) {
         part.count = static_cast<opmath_t>(count);
-        part.mean = sum / part.count;
-#pragma unroll
-        for (int i = 0; i < kItems; ++i) {
-          if (!valid(pass, i)) continue;
-          opmath_t f[kVec];
-          core::load_opmath_by_words(items[i], f);
-#pragma unroll
-          for (int e = 0; e < kVec; ++e) part.m2 += (f[e] - part.mean) * (f[e] - part.mean);
-        }
+        const opmath_t mean_d = sum / part.count;
+        part.mean = shift + mean_d;
+        const opmath_t m2 = squares - sum * mean_d;
+        part.m2 = m2 > opmath_t(0) ? m2 : opmath_t(0);
       }
     } else {
-      part.m2 = sum;
+      part.m2 = squares;
     }
     stats = M::combine(stats, part);
   }
@@ -492,7 +546,7 @@ __global__ void __launch_bounds__(kMaxRowThreads, 2) forward_kernel_two_blocks(R
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kCached>
 constexpr auto forward_kernel_for() {
-  if constexpr (kTwoForwardBlocks<scalar_t, kItems, kCached, Norm<float>::kResidual>) {
+  if constexpr (kTwoForwardBlocks<scalar_t, kVec, kItems, kCached, Norm<float>::kResidual>) {
     return forward_kernel_two_blocks<Norm, scalar_t, param_t, kVec, kItems, kCached>;
   } else {
     return forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached>;
@@ -570,10 +624,10 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
   using S = Sums<opmath_t, kCentered ? 4 : 2>;
   __shared__ S smem[core::kWarp];
-  // The row's sums for the other blocks of the cluster, in the slot of the row's stage (they
-  // alternate): a block writes a slot again two rows later, after every block has passed the
-  // barrier of the row between, and so has read it.
-  __shared__ S cluster_slots[2];
+  // The row's sums for the other blocks of the cluster, in the slot of the row's stage (they take
+  // turns): a block writes a slot again kStages rows later, after every block has passed the
+  // barrier of a row between, and so has read it.
+  __shared__ S cluster_slots[kStages];
   extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
@@ -616,7 +670,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   };
   [[maybe_unused]] bool first_row = true;
   int stage = 0;
-  stage_row(block_index * rows_per_block + group, stage);
+  for (int s = 0; s < kStages - 1; ++s) stage_row(block_index * rows_per_block + group + s * partial_rows, s);
 
   for (int64_t base = block_index * rows_per_block; base < rows; base += partial_rows) {
     const int64_t row = base + group;
@@ -625,8 +679,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     const V* dy_row = reinterpret_cast<const V*>(grad_out + (active ? row : 0) * cols);
     const opmath_t shift = kCentered && active ? static_cast<opmath_t>(x[row * cols]) : opmath_t(0);
     if constexpr (kStaged) {
-      stage_row(row + partial_rows, stage ^ 1);
-      wait_async<1>();  // this row's copies are done, the next row's may still fly
+      stage_row(row + (kStages - 1) * partial_rows, (stage + kStages - 1) % kStages);
+      wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly
     }
     // This row's vector i of x and grad_out: from the stage, or read once into registers.
     V x_items[kInRegisters && !kStaged ? kItems : 1], dy_items[kInRegisters && !kStaged ? kItems : 1];
@@ -637,7 +691,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         forget(x_items[i]);
         return x_items[i];
       } else {
-        return x_row[j];
+        return load_vector(x_row + j);
       }
     };
     const auto dy_at = [&](int i, int64_t j) -> V {
@@ -647,7 +701,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         forget(dy_items[i]);
         return dy_items[i];
       } else {
-        return dy_row[j];
+        return load_vector(dy_row + j);
       }
     };
     S sums{};
@@ -656,7 +710,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       for (int i = 0; i < kItems; ++i) {
         const int64_t j = column(pass, i);
         if (!active || j >= col_vecs) continue;
-        if constexpr (kInRegisters && !kStaged) x_items[i] = x_row[j], dy_items[i] = dy_row[j];
+        if constexpr (kInRegisters && !kStaged)
+          x_items[i] = load_vector(x_row + j), dy_items[i] = load_vector(dy_row + j);
         opmath_t f[kVec], g[kVec], w[kVec];
         core::load_opmath(x_at(i, j), f);
         core::load_opmath(dy_at(i, j), g);
@@ -722,7 +777,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           }
           if (add_grad_residual) {
             opmath_t gr[kVec];
-            core::load_opmath(gr_row[j], gr);
+            core::load_opmath(load_vector(gr_row + j), gr);
 #pragma unroll
             for (int e = 0; e < kVec; ++e) out[e] += gr[e];
           }
@@ -730,9 +785,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           if constexpr (!kInRegisters) {
             auto* pw = reinterpret_cast<core::Vector<opmath_t, kVec>*>(partial_weight) + j;
             auto* pb = reinterpret_cast<core::Vector<opmath_t, kVec>*>(partial_bias) + j;
-            core::Vector<opmath_t, kVec> sum_w = first_row ? core::Vector<opmath_t, kVec>{} : *pw;
+            core::Vector<opmath_t, kVec> sum_w = first_row ? core::Vector<opmath_t, kVec>{} : load_vector(pw);
             core::Vector<opmath_t, kVec> sum_b{};
-            if constexpr (kBias) sum_b = first_row ? core::Vector<opmath_t, kVec>{} : *pb;
+            if constexpr (kBias) sum_b = first_row ? core::Vector<opmath_t, kVec>{} : load_vector(pb);
 #pragma unroll
             for (int e = 0; e < kVec; ++e) {
               sum_w.v[e] += f[e];
@@ -745,7 +800,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       }
     }
     first_row = false;
-    stage ^= 1;
+    stage = (stage + 1) % kStages;
   }
   if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slots
 

@@ -74,6 +74,15 @@ void for_each_step(int64_t cols, Step step) {
   if (c < cols) step(c, cols - c);
 }
 
+// part(i, at, n) for the vectors of a step of `count` elements from column c: vector i (of one, or
+// two in the 16-bit types, whose step converts to two vectors of floats) has n lanes from column at.
+template <typename V, typename Count, typename Part>
+ROW_NORM_INLINE inline void for_each_part(int64_t c, Count count, Part part) {
+  for (int i = 0; i < 2 && i * V::size() < count; ++i) {
+    part(i, c + i * V::size(), std::min<int64_t>(V::size(), count - i * V::size()));
+  }
+}
+
 // A parameter (weight, bias; of x's dtype or float32) as a contiguous opmath_t tensor, plus `offset`
 // (Gemma's 1 + weight): converted once per call, and not copied where it already is one.
 template <typename opmath_t>
@@ -172,15 +181,13 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& residual_t, const at:
       const V rstd(row.rstd), shift(-row.mean * row.rstd);
       scalar_t* y_row = y + offset;
       for_each_step<L::kStep>(cols, [=](int64_t c, auto count) ROW_NORM_INLINE {
-        V out[2];
-        for (int part = 0; part < 2 && part * V::size() < count; ++part) {
-          const int64_t at = c + part * V::size();
-          const int64_t n = std::min<int64_t>(V::size(), count - part * V::size());
+        V out[2] = {V(0), V(0)};
+        for_each_part<V>(c, count, [&](int part, int64_t at, int64_t n) ROW_NORM_INLINE {
           const V x_hat = at::vec::fmadd(V::loadu(row.values + at, n), rstd, shift);
           out[part] = bias != nullptr
                           ? at::vec::fmadd(x_hat, V::loadu(weight + at, n), V::loadu(bias + at, n))
                           : x_hat * V::loadu(weight + at, n);
-        }
+        });
         L::store(y_row + c, count, out[0], out[1]);
       });
     }
@@ -256,9 +263,7 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
                 g[0].store(dy_converted + c, std::min<int64_t>(V::size(), count));
                 if (count > V::size()) g[1].store(dy_converted + c + V::size(), count - V::size());
               }
-              for (int part = 0; part < 2 && part * V::size() < count; ++part) {
-                const int64_t at = c + part * V::size();
-                const int64_t n = std::min<int64_t>(V::size(), count - part * V::size());
+              for_each_part<V>(c, count, [&](int part, int64_t at, int64_t n) ROW_NORM_INLINE {
                 const V x_hat = at::vec::fmadd(V::loadu(row.values + at, n), rstd, shift);
                 const V wdy = g[part] * V::loadu(weight + at, n);
                 acc.dot = at::vec::fmadd(x_hat, wdy, acc.dot);
@@ -270,7 +275,7 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
                   at::vec::fmadd(g[part], x_hat, V::loadu(acc_w + at, n)).store(acc_w + at, n);
                   if (with_bias) (V::loadu(acc_b + at, n) + g[part]).store(acc_b + at, n);
                 }
-              }
+              });
               return acc;
             });
         // grad_x = (w dy - c2 - x_hat * c1) * rstd = rstd * w dy + per_h * h + constant
@@ -280,14 +285,12 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
         const V per_h(-row.rstd * row.rstd * c1), constant(-row.rstd * (c2 - row.mean * row.rstd * c1));
         scalar_t* grad_x_row = grad_x + offset;
         for_each_step<L::kStep>(cols, [=](int64_t c, auto count) ROW_NORM_INLINE {
-          V out[2];
-          for (int part = 0; part < 2 && part * V::size() < count; ++part) {
-            const int64_t at = c + part * V::size();
-            const int64_t n = std::min<int64_t>(V::size(), count - part * V::size());
+          V out[2] = {V(0), V(0)};
+          for_each_part<V>(c, count, [&](int part, int64_t at, int64_t n) ROW_NORM_INLINE {
             const V wdy = V::loadu(dy + at, n) * V::loadu(weight + at, n);
             out[part] =
                 at::vec::fmadd(rstd, wdy, at::vec::fmadd(per_h, V::loadu(row.values + at, n), constant));
-          }
+          });
           if (grad_residual_out != nullptr) {
             V g[2];
             L::load(grad_residual_out + offset + c, count, g[0], g[1]);
@@ -338,3 +341,5 @@ void backward(const at::Tensor& grad_out, const at::Tensor& grad_residual_out, c
 }
 
 }  // namespace generated_rmsnorm::row_norm::cpu
+
+#undef ROW_NORM_INLINE
