@@ -321,6 +321,20 @@ def test_eps_is_used(spec, device, eps):
     assert_close(run(spec, xs, params, eps)[0], expected[0], torch.float64)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_rows_of_one_large_element(spec, device, dtype):
+    # x_hat = (x - mean) * rstd must subtract first: x * rstd - mean * rstd keeps only the rounding of
+    # two products that cancel, and at N = 1 (rstd = 1 / sqrt(eps)) that rounding is larger than the
+    # float32 tolerance for values in the hundreds. LayerNorm then gives the bias, RMSNorm about
+    # weight * sign(x).
+    xs, params, grad_outs = make_inputs(spec, (64, 1), dtype, device)
+    xs = [(100 * x.double()).to(dtype) for x in xs]
+    expected, _ = reference_outputs(spec, xs, params, grad_outs, spec.default_eps)
+    for output, reference in zip(run(spec, xs, params, spec.default_eps), expected, strict=True):
+        assert_close(output, reference, dtype)
+
+
 def test_default_eps_is_the_schemas(spec):
     schema = spec.forward_op._schema
     assert float(schema.arguments[-1].default_value) == spec.default_eps
