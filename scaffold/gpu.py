@@ -24,6 +24,7 @@ OTHER_ACTIVATIONS = ("gelu", "relu", "silu", "sigmoid")
 OTHER_NORMS = {
     "layer_norm": {"norm": "layer_norm"},
     "fused_add_rms_norm": {"residual_add": True},
+    "fused_add_layer_norm": {"norm": "layer_norm", "residual_add": True},
 }
 
 RUN_SH = """#!/usr/bin/env bash

@@ -443,8 +443,8 @@ def tables(results: Path = RESULTS_DIR) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # The row normalization family: examples/generated_rmsnorm (RMSNorm) and the same template rendered
-# for the family's other operators (results/norms/<operator>/: LayerNorm, RMSNorm after a residual
-# add), each against eager, torch.compile and Liger-Kernel where Liger has the operator.
+# for the family's other operators (results/norms/<operator>/: LayerNorm, RMSNorm and LayerNorm after
+# a residual add), each against eager, torch.compile and Liger-Kernel where Liger has the operator.
 # ---------------------------------------------------------------------------------------------
 ROW_NORM_RESULTS_DIR = render.EXAMPLES_ROOT / "generated_rmsnorm" / "benchmarks" / "results"
 ROW_NORM_START, ROW_NORM_END = "<!-- row-norm-results:start -->", "<!-- row-norm-results:end -->"
@@ -537,7 +537,8 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         return "The row normalization family has not been measured on a GPU yet."
     lines = [
         "The row normalization family's example, `examples/generated_rmsnorm/`, and the same template "
-        "rendered for the family's other operators: RMSNorm after a residual add, and LayerNorm. % of copy = "
+        "rendered for the family's other operators: RMSNorm after a residual add, LayerNorm, and LayerNorm after a "
+        "residual add (Liger-Kernel has no such operator). % of copy = "
         "the bytes the operator must move (x read and y written by the forward, also grad_out and x read and "
         "grad_x written by the backward; with the residual add also residual read and residual_out written "
         "by the forward, grad_residual_out read by the backward, which reads residual_out in place of x; and "
