@@ -102,7 +102,8 @@ def test_the_rmsnorm_example_passed_everything_on_the_gpu_against_every_peer():
 @pytest.mark.parametrize("name", list(gpu.OTHER_NORMS))
 def test_each_other_norm_was_tested_benchmarked_and_sanitized_on_the_gpu(name):
     # Each of the family's other operators that gpu-bundle renders: its suite, its sanitizer run and
-    # its benchmark against Liger-Kernel, on the kernel sources the template renders for it now.
+    # its benchmark (against Liger-Kernel where Liger has the operator), on the kernel sources the
+    # template renders for it now.
     folder = results.ROW_NORM_RESULTS_DIR / "norms" / name
     suite = json.loads((folder / "gpu_suite.json").read_text())
     bench = json.loads(next(folder.glob("bench_*.json")).read_text())

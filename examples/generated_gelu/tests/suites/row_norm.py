@@ -325,14 +325,20 @@ def test_eps_is_used(spec, device, eps):
 @pytest.mark.parametrize("device", DEVICES)
 def test_rows_of_one_large_element(spec, device, dtype):
     # x_hat = (x - mean) * rstd must subtract first: x * rstd - mean * rstd keeps only the rounding of
-    # two products that cancel, and at N = 1 (rstd = 1 / sqrt(eps)) that rounding is larger than the
-    # float32 tolerance for values in the hundreds. LayerNorm then gives the bias, RMSNorm about
-    # weight * sign(x).
+    # two products that cancel, and at N = 1 (rstd = 1 / sqrt(eps)) that rounding of values in the
+    # thousands is larger than every dtype's tolerance. LayerNorm's x_hat is then exactly 0: the output
+    # is the bias and grad_weight is 0. RMSNorm's output is about weight * sign(x).
+    eps = spec.default_eps
     xs, params, grad_outs = make_inputs(spec, (64, 1), dtype, device)
-    xs = [(100 * x.double()).to(dtype) for x in xs]
-    expected, _ = reference_outputs(spec, xs, params, grad_outs, spec.default_eps)
-    for output, reference in zip(run(spec, xs, params, spec.default_eps), expected, strict=True):
+    xs = [(1000 * x.double()).to(dtype) for x in xs]
+    params = [p.requires_grad_() for p in params]
+    outputs = run(spec, xs, params, eps)
+    expected, _ = reference_outputs(spec, xs, params, grad_outs, eps)
+    for output, reference in zip(outputs, expected, strict=True):
         assert_close(output, reference, dtype)
+    if spec.norm == "layer_norm":
+        grad_weight = torch.autograd.grad(outputs, params[0], grad_outs)[0]
+        assert torch.equal(grad_weight, torch.zeros_like(grad_weight))
 
 
 def test_default_eps_is_the_schemas(spec):
