@@ -35,7 +35,9 @@
 #include <torch/library.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <initializer_list>
 #include <tuple>
 #include <type_traits>
@@ -84,6 +86,7 @@ constexpr int kSumRowsInFlight = 8;
 // kStages - 1 after it) and tensors (x, grad_out).
 constexpr int kStages = 2;
 constexpr int kStagedTensors = 2;
+static_assert(kStages >= 2, "a row is worked on in one stage while the next is copied into another");
 
 // How the threads of a block share its rows: row_threads threads a row (a power of two up to a warp,
 // else a multiple of the warp and one row a block), rows_per_block rows a block.
@@ -308,10 +311,13 @@ __device__ __forceinline__ void forget(core::Vector<T, kVec>& v) {
 // forward at 32768 x 4096 at 90% of its throughput with DRAM at 54% (lab P1); read whole, that
 // forward ran at 88% of the copy rate against 67%, and the forward+backward took less time in 26 of
 // the 27 cells of the big shapes (lab Q2, H200; float32 RMSNorm at 8192 x 8192: 1% more).
+// (The read goes through a pointer to the word type: every caller's vector is aligned to its own
+// size, and a thread reads back only what it wrote before a barrier of its block, so the compiler
+// cannot move the read across the write.)
 template <typename V>
 __device__ __forceinline__ V load_vector(const V* p) {
   constexpr int kBytes = static_cast<int>(sizeof(V));
-  if constexpr (kBytes % 16 == 0 || kBytes % 8 == 0 || kBytes % 4 == 0) {
+  if constexpr (kBytes % 4 == 0) {
     using Word =
         std::conditional_t<kBytes % 16 == 0, uint4, std::conditional_t<kBytes % 8 == 0, uint2, uint32_t>>;
     Word words[kBytes / sizeof(Word)];
@@ -343,8 +349,9 @@ __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, in
 // threads a row) one block then filled an SM, whose reads stopped at every row's reduction: 63% of
 // the copy rate (lab P1 of the example's benchmarks/results/runs/, H200). Within 64, that kernel
 // spills 8 bytes since its statistics take one look at the registers (lab Q3: 93% of the copy rate
-// at 4096 x 16384, against 95% with two looks and no spill). Rows of single elements (an odd N) ran
-// slower so (the float32 RMSNorm forward at 8192 x 4095: 60% of the copy rate against 69%, call X7).
+// at 4096 x 16384, against 95% with two looks and no spill; runs/q/ptxas/). Rows of single elements
+// (an odd N) ran slower so (the float32 RMSNorm forward at 8192 x 4095: 69% of the copy rate in call
+// X4, 60% in call X7 with this build, 82% in call X9 without it).
 // The 16-bit types, the passes over a row that registers do not hold and the residual add need more
 // registers: capped at 64, they spilled more (nvcc 13.0, sm_90a). Asked for one block, nvcc gave most
 // kernels more registers than it chooses unasked: the others keep its own choice.
@@ -398,9 +405,10 @@ __device__ __forceinline__ void forward_rows(
   const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
   // The residual add's reads of x and residual: whole vectors in the 16-bit types; element by element
   // in float32 and float64, where nvcc hoisted the whole-vector loads of every item ahead of the adds
-  // and the float32 kernels took up to 74 registers a thread instead of 64 (lab Q1 of the example's
-  // benchmarks/results/runs/, H200: at 32768 x 4096 the bfloat16 forward ran at 98% of the copy rate
-  // with whole vectors against 93%, the float32 at 93% against 96%).
+  // and the float32 kernels took up to 74 registers a thread instead of 64 (runs/q/ptxas/). Lab Q1 of
+  // the example's benchmarks/results/runs/ (H200), at 32768 x 4096: the bfloat16 forward ran at 98%
+  // of the copy rate with whole vectors against 93%, the float32 at 93% against 96% (float64 was not
+  // timed).
   const auto read_residual_operand = [](const V* p, opmath_t(&out)[kVec]) {
     if constexpr (sizeof(scalar_t) == 2) {
       core::load_opmath(load_vector(p), out);
@@ -431,8 +439,8 @@ __device__ __forceinline__ void forward_rows(
     }
   };
   // The statistics of the thread's elements: their sum of squares (RMSNorm), or their count, mean
-  // and squared deviations from that mean (LayerNorm: a second look at the registers), one pass
-  // at a time, the passes combined.
+  // and squared deviations from that mean (LayerNorm: from sums about a shift, below), one pass at a
+  // time, the passes combined.
   M stats{};
   for (int pass = 0; pass < passes; ++pass) {
     load(pass, true);
@@ -586,6 +594,8 @@ template <int kItems>
 constexpr size_t staging_bytes(int block_threads) {
   return static_cast<size_t>(kStages) * kStagedTensors * block_threads * kItems * core::kMaxVectorBytes;
 }
+// At one vector a thread, within the 48 KiB that every CUDA GPU gives a block without asking.
+static_assert(staging_bytes<1>(kMaxRowThreads) <= 48 * 1024);
 
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) (RMSNorm: without mean(w dy)),
 // with w = weight (+ 1 for a zero-centred weight) and x_hat = (x - mean) * rstd.
@@ -601,12 +611,13 @@ constexpr size_t staging_bytes(int block_threads) {
 // blocks of a cluster walk the same rows, block r owning the r-th slice of kItems x row_threads
 // vectors of every row, the row's sums combined over the cluster.
 //
-// kStaged (kInRegisters with 16-byte vectors): while a row is worked on, the block's next row is
-// copied into shared memory (each thread copies, and later reads, only its own columns, so a
-// thread's wait for its copies suffices), so that a block keeps reads in flight through the row's
-// reductions and arithmetic, which a block that reads each row when it gets to it does not.
+// kStaged (kInRegisters with 16-byte vectors, where the GPU gives a block staging_bytes of shared
+// memory): while a row is worked on, the block's next row is copied into shared memory (each thread
+// copies, and later reads, only its own columns, so a thread's wait for its copies suffices), so that
+// a block keeps reads in flight through the row's reductions and arithmetic, which a block that reads
+// each row when it gets to it does not.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kInRegisters>
+          bool kInRegisters, bool kStaged>
 __global__ void __launch_bounds__(kMaxRowThreads)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ grad_residual_out,
                     const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
@@ -618,7 +629,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
   constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
-  constexpr bool kStaged = kInRegisters && sizeof(V) == core::kMaxVectorBytes;
+  static_assert(!kStaged || (kInRegisters && sizeof(V) == core::kMaxVectorBytes), "staging copies 16 bytes");
   // With a residual add, grad_residual_out (where given: the same for every thread) adds to grad_x.
   const bool add_grad_residual = Norm<opmath_t>::kResidual && grad_residual_out != nullptr;
   // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
@@ -948,6 +959,35 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
   return std::max(clusters, 1);
 }
 
+// The environment variable that caps the shared memory a block of the backward may take, in bytes
+// (to test, on a GPU with more, the path that GPUs with less take).
+constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
+
+// Whether a block of `kernel` may take `bytes` of dynamic shared memory on the current device, beside
+// its static shared memory: up to the device's opt-in limit (227 KiB a block on sm_90 and sm_100, 99
+// KiB on sm_86, sm_89 and sm_120), or to kSharedMemoryLimitVariable's bytes where fewer. cache: the
+// kernel's static shared memory + 1, one per device (a static in the caller).
+template <typename Kernel>
+bool dynamic_shared_memory_fits(Kernel kernel, size_t bytes, std::atomic<int>* cache) {
+  const int device = c10::cuda::current_device();
+  int static_bytes = cache[device].load(std::memory_order_relaxed) - 1;
+  if (static_bytes < 0) {
+    cudaFuncAttributes attributes{};
+    C10_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    static_bytes = static_cast<int>(attributes.sharedSizeBytes);
+    cache[device].store(static_bytes + 1, std::memory_order_relaxed);
+  }
+  size_t limit = at::cuda::getCurrentDeviceProperties()->sharedMemPerBlockOptin;
+  if (const char* cap = std::getenv(kSharedMemoryLimitVariable)) {
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(cap, &end, 10);
+    TORCH_CHECK(end != cap && *end == '\0', kSharedMemoryLimitVariable, " must be a number of bytes, not '",
+                cap, "'");
+    limit = std::min<size_t>(limit, static_cast<size_t>(value));
+  }
+  return static_cast<size_t>(static_bytes) + bytes <= limit;
+}
+
 template <template <typename> class Norm>
 Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, const at::Tensor& weight_in,
                      const at::Tensor& bias_in, double eps) {
@@ -1048,7 +1088,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
         if (items == 0) {
           static core::OccupancyCache has_clusters{};
           const int split = pick_cluster(col_vecs, kBackwardItems, kBackwardClusterThreads);
-          const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true>;
+          const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, false>;
           if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
             cluster = split;
             items = kBackwardItems;
@@ -1057,56 +1097,76 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
         dispatch_items<kBackwardItems>(items, [&](auto items_c, auto in_registers_c) {
           constexpr int kItems = decltype(items_c)::value;
           constexpr bool kInRegisters = decltype(in_registers_c)::value;
-          constexpr bool kStaged = kInRegisters && kVec * sizeof(scalar_t) == core::kMaxVectorBytes;
-          const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters>;
           const int64_t slice = (col_vecs + cluster - 1) / cluster;
           const RowGeometry g = make_row_geometry(slice, kItems);
           const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
           const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
-          const size_t smem = kStaged ? staging_bytes<kItems>(g.block_threads()) : 0;
-          if (kStaged) {
-            C10_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(smem)));
-          }
-          // The grid: as many blocks (clusters) as the device holds at once, each a row group (a
-          // block of clusters) at a time; the count depends on the block's size, one cache each.
-          int64_t resident;
-          if (cluster > 1) {
-            resident = max_active_clusters(kernel, g.block_threads(), smem, cluster);
-          } else {
-            static core::OccupancyCache blocks_per_sm_cache[kMaxRowThreads / core::kWarp]{};
-            const int size_index = g.block_threads() / core::kWarp - 1;
-            resident = static_cast<int64_t>(core::max_blocks_per_sm(kernel, g.block_threads(), smem,
-                                                                    blocks_per_sm_cache[size_index].data())) *
-                       core::multiprocessor_count();
-          }
-          const int64_t groups =
-              std::min<int64_t>(resident, (rows + g.rows_per_block - 1) / g.rows_per_block);
-          const int64_t partial_rows = groups * g.rows_per_block;
-          const int64_t params = Norm<float>::kBias ? 2 : 1;
-          const at::Tensor partial = at::empty({params, partial_rows, cols},
-                                               x.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
-          launch(kernel, groups * cluster, g.block_threads(), smem, stream, cluster,
-                 grad_out.const_data_ptr<scalar_t>(),
-                 grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
-                 x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
-                 grad_x.mutable_data_ptr<scalar_t>(), partial.mutable_data_ptr<opmath_t>(), rows, cols,
-                 g.row_threads, passes, cluster, static_cast<opmath_t>(eps));
-          // Every row of the workspace is written: in registers, each row group writes its row, rows
-          // or none (a cluster's blocks each their slice of it); in the workspace, each block (one row
-          // group) has at least one row.
-          const dim3 sum_block(kSumColumns, kSumRowsInFlight);
-          const int64_t sum_blocks = (cols + kSumColumns - 1) / kSumColumns;
-          const at::Tensor sums = partial.view({params, partial_rows * cols});
-          sum_rows_kernel<param_t, opmath_t><<<static_cast<unsigned>(sum_blocks), sum_block, 0, stream>>>(
-              sums[0].const_data_ptr<opmath_t>(), grad_weight.mutable_data_ptr<param_t>(), partial_rows,
-              cols);
-          C10_CUDA_KERNEL_LAUNCH_CHECK();
-          if constexpr (Norm<float>::kBias) {
+          const auto run = [&](auto staged_c) {
+            constexpr bool kStaged = decltype(staged_c)::value;
+            const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStaged>;
+            const size_t smem = kStaged ? staging_bytes<kItems>(g.block_threads()) : 0;
+            if (kStaged) {
+              C10_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                  static_cast<int>(smem)));
+            }
+            // The grid: as many blocks (clusters) as the device holds at once, each a row group (a
+            // block of clusters) at a time; the count depends on the block's size, one cache each.
+            int64_t resident;
+            if (cluster > 1) {
+              resident = max_active_clusters(kernel, g.block_threads(), smem, cluster);
+            } else {
+              static core::OccupancyCache blocks_per_sm_cache[kMaxRowThreads / core::kWarp]{};
+              const int size_index = g.block_threads() / core::kWarp - 1;
+              resident = static_cast<int64_t>(core::max_blocks_per_sm(
+                             kernel, g.block_threads(), smem, blocks_per_sm_cache[size_index].data())) *
+                         core::multiprocessor_count();
+            }
+            const int64_t groups =
+                std::min<int64_t>(resident, (rows + g.rows_per_block - 1) / g.rows_per_block);
+            const int64_t partial_rows = groups * g.rows_per_block;
+            const int64_t params = Norm<float>::kBias ? 2 : 1;
+            const at::Tensor partial = at::empty(
+                {params, partial_rows, cols}, x.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
+            launch(kernel, groups * cluster, g.block_threads(), smem, stream, cluster,
+                   grad_out.const_data_ptr<scalar_t>(),
+                   grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
+                   x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
+                   grad_x.mutable_data_ptr<scalar_t>(), partial.mutable_data_ptr<opmath_t>(), rows, cols,
+                   g.row_threads, passes, cluster, static_cast<opmath_t>(eps));
+            // Every row of the workspace is written: in registers, each row group writes its row, rows
+            // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
+            // row group) has at least one row.
+            const dim3 sum_block(kSumColumns, kSumRowsInFlight);
+            const int64_t sum_blocks = (cols + kSumColumns - 1) / kSumColumns;
+            const at::Tensor sums = partial.view({params, partial_rows * cols});
             sum_rows_kernel<param_t, opmath_t><<<static_cast<unsigned>(sum_blocks), sum_block, 0, stream>>>(
-                sums[1].const_data_ptr<opmath_t>(), grad_bias.mutable_data_ptr<param_t>(), partial_rows,
+                sums[0].const_data_ptr<opmath_t>(), grad_weight.mutable_data_ptr<param_t>(), partial_rows,
                 cols);
             C10_CUDA_KERNEL_LAUNCH_CHECK();
+            if constexpr (Norm<float>::kBias) {
+              sum_rows_kernel<param_t, opmath_t><<<static_cast<unsigned>(sum_blocks), sum_block, 0, stream>>>(
+                  sums[1].const_data_ptr<opmath_t>(), grad_bias.mutable_data_ptr<param_t>(), partial_rows,
+                  cols);
+              C10_CUDA_KERNEL_LAUNCH_CHECK();
+            }
+          };
+          // Staged where the vectors are 16 bytes and the block's staging fits in the shared memory
+          // the GPU gives a block (at one vector a thread it always does).
+          if constexpr (kInRegisters && kVec * sizeof(scalar_t) == core::kMaxVectorBytes) {
+            if constexpr (kItems == 1) {
+              run(std::true_type{});
+            } else {
+              static core::OccupancyCache static_smem{};
+              if (dynamic_shared_memory_fits(
+                      backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, true>,
+                      staging_bytes<kItems>(g.block_threads()), static_smem.data())) {
+                run(std::true_type{});
+              } else {
+                run(std::false_type{});
+              }
+            }
+          } else {
+            run(std::false_type{});
           }
         });
       });

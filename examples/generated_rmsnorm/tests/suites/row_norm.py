@@ -275,6 +275,33 @@ def test_second_device(spec, shape):
     check_against_reference(spec, "cuda:1", torch.bfloat16, shape)
 
 
+def backward_kernels_staged(fn):
+    """Runs fn under the profiler; for each launch of the CUDA backward kernel, whether it staged its
+    rows in shared memory (its last template argument, kStaged, in the demangled kernel name)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as profile:
+        fn()
+        torch.cuda.synchronize()
+    names = [event.key for event in profile.key_averages() if "::backward_kernel<" in event.key]
+    return [name.split(">(")[0].rsplit(", ", 1)[1] == "true" for name in names]
+
+
+@CUDA
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32], ids=str)
+def test_backward_on_a_gpu_with_less_shared_memory(spec, dtype, monkeypatch):
+    # A block of the backward at 512 threads and four vectors a thread stages 128 KiB of rows in
+    # shared memory: more than the 99 KiB a block that sm_86, sm_89 and sm_120 GPUs give. There it
+    # reads the rows without staging them. ROW_NORM_SHARED_MEMORY_LIMIT (row_norm/cuda.cuh) caps this
+    # GPU's shared memory to 99 KiB so that it takes that path.
+    shape = (300, 16384 if dtype == torch.bfloat16 else 8192)
+    staged = backward_kernels_staged(lambda: check_against_reference(spec, "cuda", dtype, shape))
+    assert staged == [torch.cuda.get_device_properties().shared_memory_per_block_optin >= 129 * 1024]
+    monkeypatch.setenv("ROW_NORM_SHARED_MEMORY_LIMIT", str(99 * 1024))
+    assert backward_kernels_staged(lambda: check_against_reference(spec, "cuda", dtype, shape)) == [False]
+    monkeypatch.setenv("ROW_NORM_SHARED_MEMORY_LIMIT", "99 KiB")
+    with pytest.raises(RuntimeError, match="ROW_NORM_SHARED_MEMORY_LIMIT must be a number of bytes"):
+        check_against_reference(spec, "cuda", dtype, shape)
+
+
 @CUDA
 def test_more_than_2_31_elements(spec):
     # 64-bit indexing: x.numel() > 2**31 in bfloat16. Every value of y and grad_x is checked against
