@@ -79,9 +79,25 @@ constexpr int kPrefetchWeightBytes = 128;
 // Blocks of a cluster that shares one row: the fewest of 2, 4, 8 whose blocks hold the row in
 // registers (8 is the largest cluster every GPU with clusters supports).
 constexpr int kMaxCluster = 8;
-// The parameter gradients' second kernel: threads per column strip, and columns per block.
+// The parameter gradients' second kernel: columns per block, and threads a column (rows in flight):
+// kManySumRowsInFlight where the workspace has at least kManySumRows rows, else kSumRowsInFlight.
+// Lab R2 of the example's benchmarks/results/runs/ (H200, CUDA graphs): with 32 threads a column for
+// every workspace, the bfloat16 RMSNorm backward at 65536 x 128 (thousands of workspace rows) took
+// 30 us against 53 with 8, at 1024 x 65536 (a few dozen) 189 us against 184.
 constexpr int kSumColumns = 32;
 constexpr int kSumRowsInFlight = 8;
+constexpr int kManySumRowsInFlight = 32;
+constexpr int kManySumRows = 256;
+// Row groups of the backward a multiprocessor takes at most: each adds a row to the workspace, which
+// is written and then read again, and many small blocks fit on a multiprocessor. Lab R3 of the
+// example's benchmarks/results/runs/ (H200, CUDA graphs), with this cap and the second kernel's
+// kManySumRowsInFlight against as many groups as fit and 8 rows in flight: the bfloat16 RMSNorm
+// backward at 4096 x 512 took 10.6 us against 18.3, the float32 LayerNorm's at 20000 x 24 44 us
+// against 151; with 4 a multiprocessor, the float32 RMSNorm's at 8192 x 2048 took 77 us against 66.
+constexpr int kMaxGroupsPerSM = 8;
+// Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
+// a warp to take a warp (pick_forward_items).
+constexpr int kWarpRowsPerSM = 8;
 // The backward's staging of its next rows in shared memory: stages (the row being worked on and the
 // kStages - 1 after it) and tensors (x, grad_out).
 constexpr int kStages = 2;
@@ -124,6 +140,21 @@ inline int pick_items(int64_t col_vecs, int most) {
     }
   }
   return 0;
+}
+
+// The forward's vectors a thread: pick_items', except that rows of more than a warp's vectors and at
+// most kForwardItems vectors a thread of a warp take a warp (four or kForwardItems vectors a thread)
+// where there are rows enough for kWarpRowsPerSM a multiprocessor: the row's reduction then stays
+// within the warp, without the block's barriers. Lab R3 of the example's benchmarks/results/runs/
+// (H200, CUDA graphs): the float32 LayerNorm forward at 4096 x 1024 took 9.8 us against 19.7 on a
+// block of 256 threads, the bfloat16 at 16384 x 1024 21.0 us against 40.5; with fewer rows, a warp
+// a row took longer (float32 RMSNorm at 512 x 1024: 4.55 us against 3.13).
+inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
+  const bool warp_rows = col_vecs > core::kWarp &&
+                         col_vecs <= static_cast<int64_t>(kForwardItems) * core::kWarp &&
+                         rows >= static_cast<int64_t>(kWarpRowsPerSM) * core::multiprocessor_count();
+  if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
+  return pick_items(col_vecs, kForwardItems);
 }
 
 // The cluster size that splits a row of `col_vecs` vectors into slices of at most `items` vectors a
@@ -833,23 +864,23 @@ __global__ void __launch_bounds__(kMaxRowThreads)
 }
 
 // grad = the sum of the workspace's `count` rows of `cols` columns, in row order for each column
-// (kSumRowsInFlight threads a column take every kSumRowsInFlight-th row, then their sums are added
-// in a fixed order), rounded to the parameter's dtype.
-template <typename param_t, typename opmath_t>
+// (kRowsInFlight threads a column take every kRowsInFlight-th row, then their sums are added in a
+// fixed order), rounded to the parameter's dtype.
+template <typename param_t, typename opmath_t, int kRowsInFlight>
 __global__ void sum_rows_kernel(const opmath_t* __restrict__ partial, param_t* __restrict__ grad,
                                 int64_t count, int64_t cols) {
-  __shared__ opmath_t sums[kSumRowsInFlight][kSumColumns];
+  __shared__ opmath_t sums[kRowsInFlight][kSumColumns];
   const int64_t c = static_cast<int64_t>(blockIdx.x) * kSumColumns + threadIdx.x;
   opmath_t total = 0;
   if (c < cols) {
 #pragma unroll 8
-    for (int64_t r = threadIdx.y; r < count; r += kSumRowsInFlight) total += partial[r * cols + c];
+    for (int64_t r = threadIdx.y; r < count; r += kRowsInFlight) total += partial[r * cols + c];
   }
   sums[threadIdx.y][threadIdx.x] = total;
   __syncthreads();
   if (threadIdx.y == 0 && c < cols) {
 #pragma unroll
-    for (int k = 1; k < kSumRowsInFlight; ++k) total += sums[k][threadIdx.x];
+    for (int k = 1; k < kRowsInFlight; ++k) total += sums[k][threadIdx.x];
     grad[c] = static_cast<param_t>(total);
   }
 }
@@ -959,6 +990,24 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
   return std::max(clusters, 1);
 }
 
+// grad (a parameter's gradient) = the sum of the `count` rows of `sums` (float, count x cols).
+template <typename param_t, typename opmath_t>
+void sum_rows(const at::Tensor& sums, at::Tensor& grad, int64_t count, int64_t cols, cudaStream_t stream) {
+  const auto run = [&](auto rows_in_flight_c) {
+    constexpr int kRowsInFlight = decltype(rows_in_flight_c)::value;
+    const int64_t blocks = (cols + kSumColumns - 1) / kSumColumns;
+    sum_rows_kernel<param_t, opmath_t, kRowsInFlight>
+        <<<static_cast<unsigned>(blocks), dim3(kSumColumns, kRowsInFlight), 0, stream>>>(
+            sums.const_data_ptr<opmath_t>(), grad.mutable_data_ptr<param_t>(), count, cols);
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+  };
+  if (count >= kManySumRows) {
+    run(std::integral_constant<int, kManySumRowsInFlight>{});
+  } else {
+    run(std::integral_constant<int, kSumRowsInFlight>{});
+  }
+}
+
 // The environment variable that caps the shared memory a block of the backward may take, in bytes
 // (to test, on a GPU with more, the path that GPUs with less take).
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
@@ -1017,7 +1066,7 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
       dispatch_width<scalar_t>(vec, [&](auto vec_c) {
         constexpr int kVec = decltype(vec_c)::value;
         const int64_t col_vecs = cols / kVec;
-        int items = pick_items(col_vecs, kForwardItems);
+        int items = pick_forward_items(rows, col_vecs);
         int cluster = 1;
         if (items == 0) {
           static core::OccupancyCache has_clusters{};
@@ -1121,8 +1170,9 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                              kernel, g.block_threads(), smem, blocks_per_sm_cache[size_index].data())) *
                          core::multiprocessor_count();
             }
+            const int64_t most = static_cast<int64_t>(kMaxGroupsPerSM) * core::multiprocessor_count();
             const int64_t groups =
-                std::min<int64_t>(resident, (rows + g.rows_per_block - 1) / g.rows_per_block);
+                std::min({resident, most, (rows + g.rows_per_block - 1) / g.rows_per_block});
             const int64_t partial_rows = groups * g.rows_per_block;
             const int64_t params = Norm<float>::kBias ? 2 : 1;
             const at::Tensor partial = at::empty(
@@ -1136,19 +1186,10 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // Every row of the workspace is written: in registers, each row group writes its row, rows
             // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
             // row group) has at least one row.
-            const dim3 sum_block(kSumColumns, kSumRowsInFlight);
-            const int64_t sum_blocks = (cols + kSumColumns - 1) / kSumColumns;
             const at::Tensor sums = partial.view({params, partial_rows * cols});
-            sum_rows_kernel<param_t, opmath_t><<<static_cast<unsigned>(sum_blocks), sum_block, 0, stream>>>(
-                sums[0].const_data_ptr<opmath_t>(), grad_weight.mutable_data_ptr<param_t>(), partial_rows,
-                cols);
-            C10_CUDA_KERNEL_LAUNCH_CHECK();
-            if constexpr (Norm<float>::kBias) {
-              sum_rows_kernel<param_t, opmath_t><<<static_cast<unsigned>(sum_blocks), sum_block, 0, stream>>>(
-                  sums[1].const_data_ptr<opmath_t>(), grad_bias.mutable_data_ptr<param_t>(), partial_rows,
-                  cols);
-              C10_CUDA_KERNEL_LAUNCH_CHECK();
-            }
+            sum_rows<param_t, opmath_t>(sums[0], grad_weight, partial_rows, cols, stream);
+            if constexpr (Norm<float>::kBias)
+              sum_rows<param_t, opmath_t>(sums[1], grad_bias, partial_rows, cols, stream);
           };
           // Staged where the vectors are 16 bytes and the block's staging fits in the shared memory
           // the GPU gives a block (at one vector a thread it always does).
