@@ -278,7 +278,8 @@ def test_second_device(spec, shape):
 def backward_kernels_staged(fn):
     """Runs fn under the profiler; for each launch of the CUDA backward kernel, whether it staged its
     rows in shared memory (its last template argument, kStaged, in the demangled kernel name)."""
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as profile:
+    activities = [torch.profiler.ProfilerActivity.CUDA]
+    with torch.profiler.profile(activities=activities, acc_events=True) as profile:
         fn()
         torch.cuda.synchronize()
     names = [event.key for event in profile.key_averages() if "::backward_kernel<" in event.key]
