@@ -5,36 +5,29 @@
 
 import sys
 
-p = sys.argv[1] + "/csrc/row_norm/cuda.cuh"
-s = open(p).read()
+from lab_source import Source
 
-
-def rep(old, new, count=1):
-    global s
-    assert s.count(old) == count, (old, s.count(old))
-    s = s.replace(old, new)
-
-
-rep(
+src = Source(sys.argv[1])
+src.rep(
     "constexpr int kMaxRowThreads = 512;",
     "inline int lab(const char* n, int d) { const char* v = std::getenv(n); return v ? std::atoi(v) : d; }\nconstexpr int kMaxRowThreads = 512;",
 )
-rep(
+src.rep(
     """  if (col_vecs > core::kWarp && col_vecs <= static_cast<int64_t>(most) * core::kWarp) {""",
     """  if (lab(most == kForwardItems ? "LAB_FWD_WARP" : "LAB_BWD_WARP", 1) &&
       col_vecs > core::kWarp && col_vecs <= static_cast<int64_t>(most) * core::kWarp) {""",
 )
-rep("* kMinGroupRows;", '* lab("LAB_MIN_ROWS", 1);')
+src.rep("* kMinGroupRows;", '* lab("LAB_MIN_ROWS", 1);')
 # sum kernel: rows in flight as a template parameter, 8 or 32 chosen by LAB_SUM_ROWS
-rep(
+src.rep(
     """template <typename param_t, typename opmath_t>
 __global__ void sum_rows_kernel(""",
     """template <typename param_t, typename opmath_t, int kSumRowsInFlight>
 __global__ void sum_rows_kernel(""",
 )
-rep("constexpr int kSumRowsInFlight = 8;", "")
-old_launch = s[
-    s.index("            const dim3 sum_block(kSumColumns, kSumRowsInFlight);") : s.index(
+src.rep("constexpr int kSumRowsInFlight = 8;", "")
+old_launch = src.text[
+    src.text.index("            const dim3 sum_block(kSumColumns, kSumRowsInFlight);") : src.text.index(
         "          };\n          // Staged where"
     )
 ]
@@ -52,5 +45,5 @@ new_launch = """            const int64_t sum_blocks = (cols + kSumColumns - 1) 
               if (wide) sum(std::integral_constant<int, 32>{}, sums[1], grad_bias); else sum(std::integral_constant<int, 8>{}, sums[1], grad_bias);
             }
 """
-s = s.replace(old_launch, new_launch)
-open(p, "w").write(s)
+src.text = src.text.replace(old_launch, new_launch)
+src.save()

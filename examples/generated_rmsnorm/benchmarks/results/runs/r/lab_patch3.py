@@ -5,31 +5,24 @@
 
 import sys
 
-p = sys.argv[1] + "/csrc/row_norm/cuda.cuh"
-s = open(p).read()
+from lab_source import Source
 
-
-def rep(old, new, count=1):
-    global s
-    assert s.count(old) == count, (old, s.count(old))
-    s = s.replace(old, new)
-
-
-rep(
+src = Source(sys.argv[1])
+src.rep(
     "constexpr int kMaxRowThreads = 512;",
     "inline int lab(const char* n, int d) { const char* v = std::getenv(n); return v ? std::atoi(v) : d; }\nconstexpr int kMaxRowThreads = 512;",
 )
-rep(
+src.rep(
     "  if (col_vecs > core::kWarp && col_vecs <= static_cast<int64_t>(most) * core::kWarp) {",
     '  if (lab("LAB_FWD_WARP", 1) && col_vecs > core::kWarp && col_vecs <= static_cast<int64_t>(most) * core::kWarp) {',
 )
-rep(
+src.rep(
     "static_cast<int64_t>(kMinForwardBlocksPerSM) * core::multiprocessor_count();",
     'static_cast<int64_t>(lab("LAB_SPREAD", kMinForwardBlocksPerSM)) * core::multiprocessor_count();',
 )
-rep(
+src.rep(
     "static_cast<int64_t>(kMaxGroupsPerSM) * core::multiprocessor_count();",
     'static_cast<int64_t>(lab("LAB_GROUPS_PER_SM", kMaxGroupsPerSM)) * core::multiprocessor_count();',
 )
-rep("  if (count >= kManySumRows) {", '  if (count >= lab("LAB_MANY_SUM", kManySumRows)) {')
-open(p, "w").write(s)
+src.rep("  if (count >= kManySumRows) {", '  if (count >= lab("LAB_MANY_SUM", kManySumRows)) {')
+src.save()
