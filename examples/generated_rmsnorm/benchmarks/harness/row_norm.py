@@ -37,8 +37,8 @@ DEFAULT_SHAPES_CPU = ["4096x4096", "256x1024", "16x65536"]
 
 # Shapes for compute-sanitizer: rows narrower than a warp (several rows a block, N = 1 and odd N),
 # a row per thread group with one, four and eight vectors a thread, rows wider than the registers
-# hold (read in several passes; the backward's workspace path), and rows left over at the end of
-# the backward's grid.
+# hold (read in several passes; the backward's workspace path), rows left over at the end of the
+# backward's grid, and short rows enough for the forward to give each a warp or 16 threads.
 SANITIZER_SHAPES = [
     (9, 1),
     (33, 7),
@@ -49,7 +49,12 @@ SANITIZER_SHAPES = [
     (3, 40003),
     (2, 131072),
     (1000, 512),
+    (1536, 512),
 ]
+# Then, with a block's shared memory capped to that of GPUs with 99 KiB a block (row_norm/cuda.cuh
+# reads ROW_NORM_SHARED_MEMORY_LIMIT at each call), rows whose backward blocks (or clusters) then
+# read their rows without staging them.
+SANITIZER_SMALLER_GPU = ({"ROW_NORM_SHARED_MEMORY_LIMIT": str(99 * 1024)}, [(5, 8192), (33, 16384)])
 
 
 def make_parameters(spec, cols: int, dtype: torch.dtype, device: torch.device) -> runner.Inputs:
@@ -136,6 +141,7 @@ FAMILY = runner.Family(
         "liger_version": liger_version(),
     },
     sanitizer_shapes=SANITIZER_SHAPES,
+    sanitizer_environments=(SANITIZER_SMALLER_GPU,),
     sanitizer_dtypes=(
         (torch.float32, torch.float32),
         (torch.bfloat16, torch.bfloat16),

@@ -39,6 +39,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -119,9 +120,11 @@ class Family:
     # leaves out those that are not installed or not for that device.
     peers: Callable[[Any, torch.device], dict[str, Impl]] = lambda spec, device: {}
     meta: Callable[[Any], dict[str, Any]] = lambda spec: {}  # recorded in the JSON's meta
-    # compute-sanitizer's workload: shapes, and (x dtype, parameter dtype) pairs.
+    # compute-sanitizer's workload: shapes, and (x dtype, parameter dtype) pairs; then further shapes,
+    # each set under environment variables the kernels read (e.g. to take another code path).
     sanitizer_shapes: Sequence[tuple[int, int]] = ()
     sanitizer_dtypes: Sequence[tuple[torch.dtype, torch.dtype]] = field(default_factory=tuple)
+    sanitizer_environments: Sequence[tuple[dict[str, str], Sequence[tuple[int, int]]]] = ()
 
 
 def load_spec(family: Family, op_name: str):
@@ -612,19 +615,29 @@ def sanitize(family: Family, op_name: str) -> None:
     """
     spec = load_spec(family, op_name)
     device = torch.device("cuda")
-    for dtype, parameter_dtype in family.sanitizer_dtypes:
-        for rows, cols in family.sanitizer_shapes:
-            data = {
-                name: torch.randn(rows * cols + 1, device=device, dtype=dtype)
-                for name in family.activations(spec)
-            }
-            for shift in (0, 1):  # a contiguous view, and one shifted by an element
-                inputs = {
-                    name: t[shift : shift + rows * cols].view(rows, cols).requires_grad_()
-                    for name, t in data.items()
-                }
-                inputs.update(family.make_parameters(spec, cols, parameter_dtype, device))
-                y = bind(family, spec, spec.function)(inputs)
-                torch.autograd.grad(y, tuple(inputs.values()), [torch.randn_like(t) for t in y])
-    torch.cuda.synchronize()
+    for environment, shapes in [({}, family.sanitizer_shapes), *family.sanitizer_environments]:
+        saved = {name: os.environ.get(name) for name in environment}
+        os.environ.update(environment)
+        try:
+            for dtype, parameter_dtype in family.sanitizer_dtypes:
+                for rows, cols in shapes:
+                    data = {
+                        name: torch.randn(rows * cols + 1, device=device, dtype=dtype)
+                        for name in family.activations(spec)
+                    }
+                    for shift in (0, 1):  # a contiguous view, and one shifted by an element
+                        inputs = {
+                            name: t[shift : shift + rows * cols].view(rows, cols).requires_grad_()
+                            for name, t in data.items()
+                        }
+                        inputs.update(family.make_parameters(spec, cols, parameter_dtype, device))
+                        y = bind(family, spec, spec.function)(inputs)
+                        torch.autograd.grad(y, tuple(inputs.values()), [torch.randn_like(t) for t in y])
+            torch.cuda.synchronize()
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
     print("sanitizer case: done")

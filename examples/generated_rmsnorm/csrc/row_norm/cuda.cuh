@@ -11,17 +11,18 @@
 // keeps its slice in registers, the statistics are combined through distributed shared memory), or,
 // where clusters are not available or do not suffice, read again for each step (from L2).
 //
-// Backward: a grid of about as many blocks (or clusters) as the GPU holds at once walks the rows.
-// With 16-byte vectors, each block copies its next row's x and grad_out into shared memory
-// (cp.async) while it works on the current one. One read of a row gives the sums the formula needs
-// (one reduction), then the thread writes grad_x and adds grad_out * x_hat (and grad_out) into the
-// thread's own columns of grad_weight (grad_bias), in registers. Each row group then writes its sums
-// as one row of a float32 workspace, and a second kernel adds those rows column by column in a fixed
-// order: the same bits on every run on one GPU (the grid, and so the order, follows the GPU's
-// size). Wider rows are split over a cluster, each block owning a fixed slice of the columns of
-// every row, so its sums stay in registers too; where clusters are not available or do not suffice
-// the sums are kept in the workspace instead (one row per block, x and grad_out read again from L1
-// or L2 for grad_x).
+// Backward: a grid of about as many blocks (or clusters) as the GPU holds at once, at most
+// kMaxBlocksPerSM a multiprocessor, walks the rows. With 16-byte vectors, each block copies its next
+// row's x and grad_out into shared memory (cp.async) while it works on the current one, where the GPU
+// gives a block the room. One read of a row gives the sums the formula needs (one reduction), then
+// the thread writes grad_x and adds grad_out * x_hat (and grad_out) into the thread's own columns of
+// grad_weight (grad_bias), in registers. Each row group then writes its sums as one row of a float32
+// workspace, and a second kernel adds those rows column by column in a fixed order: the same bits on
+// every run on one GPU (the grid, and so the order, follows the GPU's size and its shared memory a
+// block, as ROW_NORM_SHARED_MEMORY_LIMIT caps it). Wider rows are split over a cluster, each block owning a
+// fixed slice of the columns of every row, so its sums stay in registers too; where clusters are not
+// available or do not suffice the sums are kept in the workspace instead (one row per block, x and grad_out
+// read again from L1 or L2 for grad_x).
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -83,18 +84,20 @@ constexpr int kMaxCluster = 8;
 // kManySumRowsInFlight where the workspace has at least kManySumRows rows, else kSumRowsInFlight.
 // Lab R2 of the example's benchmarks/results/runs/ (H200, CUDA graphs): with 32 threads a column for
 // every workspace, the bfloat16 RMSNorm backward at 65536 x 128 (thousands of workspace rows) took
-// 30 us against 53 with 8, at 1024 x 65536 (a few dozen) 189 us against 184.
+// 30 us against 54 with 8, at 1024 x 65536 (a few dozen) 189 us against 184.
 constexpr int kSumColumns = 32;
 constexpr int kSumRowsInFlight = 8;
 constexpr int kManySumRowsInFlight = 32;
 constexpr int kManySumRows = 256;
-// Row groups of the backward a multiprocessor takes at most: each adds a row to the workspace, which
-// is written and then read again, and many small blocks fit on a multiprocessor. Lab R3 of the
-// example's benchmarks/results/runs/ (H200, CUDA graphs), with this cap and the second kernel's
-// kManySumRowsInFlight against as many groups as fit and 8 rows in flight: the bfloat16 RMSNorm
-// backward at 4096 x 512 took 10.6 us against 18.3, the float32 LayerNorm's at 20000 x 24 44 us
-// against 151; with 4 a multiprocessor, the float32 RMSNorm's at 8192 x 2048 took 77 us against 66.
-constexpr int kMaxGroupsPerSM = 8;
+// Blocks (or clusters) of the backward a multiprocessor takes at most: each of their row groups adds
+// a row to the workspace, which is written and then read again, and many small blocks fit on a
+// multiprocessor. Lab R3 of the example's benchmarks/results/runs/ (H200, CUDA graphs), with this
+// cap and the second kernel's kManySumRowsInFlight against as many blocks as fit and 8 rows in
+// flight: the bfloat16 RMSNorm backward at 4096 x 512 took 10.6 us against 18.3, the float32
+// LayerNorm's at 20000 x 24 44 us against 151. At 4 a multiprocessor some shapes of short rows
+// gained more (float32 LayerNorm at 20000 x 24: 26 us against 44), but the float32 RMSNorm backward
+// at 8192 x 2048 took 77 us against 66.
+constexpr int kMaxBlocksPerSM = 8;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).
 constexpr int kWarpRowsPerSM = 8;
@@ -143,12 +146,13 @@ inline int pick_items(int64_t col_vecs, int most) {
 }
 
 // The forward's vectors a thread: pick_items', except that rows of more than a warp's vectors and at
-// most kForwardItems vectors a thread of a warp take a warp (four or kForwardItems vectors a thread)
-// where there are rows enough for kWarpRowsPerSM a multiprocessor: the row's reduction then stays
-// within the warp, without the block's barriers. Lab R3 of the example's benchmarks/results/runs/
-// (H200, CUDA graphs): the float32 LayerNorm forward at 4096 x 1024 took 9.8 us against 19.7 on a
-// block of 256 threads, the bfloat16 at 16384 x 1024 21.0 us against 40.5; with fewer rows, a warp
-// a row took longer (float32 RMSNorm at 512 x 1024: 4.55 us against 3.13).
+// most kForwardItems vectors a thread of a warp take four or kForwardItems vectors a thread (a warp
+// or, up to 64 vectors, 16 threads a row) where there are rows enough for kWarpRowsPerSM a
+// multiprocessor: the row's reduction then stays within the warp, without the block's barriers.
+// Lab R3 of the example's benchmarks/results/runs/ (H200, CUDA graphs): the float32 LayerNorm
+// forward at 4096 x 1024 took 9.8 us against 19.7 on a block of 256 threads, the bfloat16 at
+// 16384 x 1024 21.0 us against 40.6; with fewer rows, a warp a row took longer (float32 RMSNorm at
+// 512 x 1024: 4.40 us against 3.13).
 inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
   const bool warp_rows = col_vecs > core::kWarp &&
                          col_vecs <= static_cast<int64_t>(kForwardItems) * core::kWarp &&
@@ -1030,8 +1034,8 @@ bool dynamic_shared_memory_fits(Kernel kernel, size_t bytes, std::atomic<int>* c
   if (const char* cap = std::getenv(kSharedMemoryLimitVariable)) {
     char* end = nullptr;
     const unsigned long long value = std::strtoull(cap, &end, 10);
-    TORCH_CHECK(end != cap && *end == '\0', kSharedMemoryLimitVariable, " must be a number of bytes, not '",
-                cap, "'");
+    TORCH_CHECK(cap[0] >= '0' && cap[0] <= '9' && *end == '\0', kSharedMemoryLimitVariable,
+                " must be a number of bytes, not '", cap, "'");
     limit = std::min<size_t>(limit, static_cast<size_t>(value));
   }
   return static_cast<size_t>(static_bytes) + bytes <= limit;
@@ -1158,8 +1162,9 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
               C10_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                   static_cast<int>(smem)));
             }
-            // The grid: as many blocks (clusters) as the device holds at once, each a row group (a
-            // block of clusters) at a time; the count depends on the block's size, one cache each.
+            // The grid: as many blocks (clusters) as the device holds at once, at most kMaxBlocksPerSM
+            // a multiprocessor, each a row group (a block of clusters) at a time; the count the
+            // device holds depends on the block's size, one cache each.
             int64_t resident;
             if (cluster > 1) {
               resident = max_active_clusters(kernel, g.block_threads(), smem, cluster);
@@ -1170,7 +1175,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                              kernel, g.block_threads(), smem, blocks_per_sm_cache[size_index].data())) *
                          core::multiprocessor_count();
             }
-            const int64_t most = static_cast<int64_t>(kMaxGroupsPerSM) * core::multiprocessor_count();
+            const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();
             const int64_t groups =
                 std::min({resident, most, (rows + g.rows_per_block - 1) / g.rows_per_block});
             const int64_t partial_rows = groups * g.rows_per_block;
