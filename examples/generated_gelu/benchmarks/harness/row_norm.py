@@ -52,8 +52,10 @@ SANITIZER_SHAPES = [
     (1536, 512),
 ]
 # Then, with a block's shared memory capped to that of GPUs with 99 KiB a block (row_norm/cuda.cuh
-# reads ROW_NORM_SHARED_MEMORY_LIMIT at each call), rows whose backward blocks (or clusters) then
-# read their rows without staging them.
+# reads ROW_NORM_SHARED_MEMORY_LIMIT at each call), rows whose backward blocks then read their rows
+# without staging them: at 5 x 8192 in float32 (512 threads) and float64 (a cluster of two blocks
+# on sm_90 and newer), at 33 x 16384 in the 16-bit types (512 threads) and in float32 and float64
+# (clusters); the 16-bit types at 5 x 8192 (256 threads) are still staged.
 SANITIZER_SMALLER_GPU = ({"ROW_NORM_SHARED_MEMORY_LIMIT": str(99 * 1024)}, [(5, 8192), (33, 16384)])
 
 

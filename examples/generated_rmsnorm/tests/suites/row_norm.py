@@ -289,7 +289,7 @@ def backward_kernels_staged(fn):
 
 LIMIT_VARIABLE = "ROW_NORM_SHARED_MEMORY_LIMIT"  # read by row_norm/cuda.cuh at each backward call
 SMALLER_GPU_BYTES = 99 * 1024  # shared memory a block on sm_86, sm_89 and sm_120
-STATIC_BYTES = 1024  # more than the backward kernel's own shared memory (its reductions' slots)
+STATIC_BYTES = 1024  # more than the backward kernel's own shared memory with float sums (544 bytes)
 
 
 @CUDA
