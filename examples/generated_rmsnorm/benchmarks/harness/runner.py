@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import torch
 from torch import Tensor
@@ -606,6 +607,22 @@ def main(family: Family, op_name: str, argv: Sequence[str] | None = None) -> Non
     print(f"\nresults written to {args.json}")
 
 
+def _run_views(family: Family, spec, rows: int, cols: int, dtype, parameter_dtype) -> None:
+    """A forward and backward on CUDA of a rows x cols contiguous view and of one shifted by an
+    element (the kernels' one-element path)."""
+    device = torch.device("cuda")
+    data = {
+        name: torch.randn(rows * cols + 1, device=device, dtype=dtype) for name in family.activations(spec)
+    }
+    for shift in (0, 1):
+        inputs = {
+            name: t[shift : shift + rows * cols].view(rows, cols).requires_grad_() for name, t in data.items()
+        }
+        inputs.update(family.make_parameters(spec, cols, parameter_dtype, device))
+        y = bind(family, spec, spec.function)(inputs)
+        torch.autograd.grad(y, tuple(inputs.values()), [torch.randn_like(t) for t in y])
+
+
 def sanitize(family: Family, op_name: str) -> None:
     """A small workload for compute-sanitizer: every code path of the family's CUDA kernels, once.
 
@@ -614,30 +631,10 @@ def sanitize(family: Family, op_name: str) -> None:
     inside a larger cached block (benchmarks/gpu_suite.py does).
     """
     spec = load_spec(family, op_name)
-    device = torch.device("cuda")
     for environment, shapes in [({}, family.sanitizer_shapes), *family.sanitizer_environments]:
-        saved = {name: os.environ.get(name) for name in environment}
-        os.environ.update(environment)
-        try:
+        with mock.patch.dict(os.environ, environment):  # restored afterwards
             for dtype, parameter_dtype in family.sanitizer_dtypes:
                 for rows, cols in shapes:
-                    data = {
-                        name: torch.randn(rows * cols + 1, device=device, dtype=dtype)
-                        for name in family.activations(spec)
-                    }
-                    for shift in (0, 1):  # a contiguous view, and one shifted by an element
-                        inputs = {
-                            name: t[shift : shift + rows * cols].view(rows, cols).requires_grad_()
-                            for name, t in data.items()
-                        }
-                        inputs.update(family.make_parameters(spec, cols, parameter_dtype, device))
-                        y = bind(family, spec, spec.function)(inputs)
-                        torch.autograd.grad(y, tuple(inputs.values()), [torch.randn_like(t) for t in y])
+                    _run_views(family, spec, rows, cols, dtype, parameter_dtype)
             torch.cuda.synchronize()
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
     print("sanitizer case: done")
