@@ -190,8 +190,10 @@ def test_large_shapes(spec, device, shape):
 
 
 # Rows the CUDA kernels hold in registers at one to eight vectors a thread, rows they read again for
-# each step (over 4096 vectors), N not a multiple of the vector width on either path, many rows of a
-# few threads each, and enough short rows for the forward to give each a warp or 16 threads.
+# each step (over 4096 vectors), many rows of a few threads each, and enough short rows for the
+# forward to give each a warp or 16 threads. Then N not a multiple of the vector width, whose rows
+# start at every offset from a vector boundary: in registers, in clusters, read again for each step,
+# short rows several to a block.
 CUDA_SHAPES = [
     (4099, 1024),
     (33, 16384),
@@ -199,9 +201,15 @@ CUDA_SHAPES = [
     (4, 65536),
     (3, 100000),
     (2, 1 << 17),
-    (7, 40003),
     (20000, 24),
     (4099, 256),
+    (1000, 4095),
+    (33, 16383),
+    (7, 40003),
+    (2, 300001),
+    (4099, 1001),
+    (20000, 300),
+    (20000, 131),
 ]
 
 
@@ -845,6 +853,14 @@ def test_autocast_with_a_float32_residual_stream(spec, device, dtype):
     assert_grads_close(grads, expected[1:], scales[1:], torch.float32)
 
 
+def off_boundary(tensor):
+    """A copy of tensor one element past a 16-byte boundary."""
+    copy = torch.empty(tensor.numel() + 1, dtype=tensor.dtype, device=tensor.device)[1:].view(tensor.shape)
+    with torch.no_grad():
+        copy.copy_(tensor)
+    return copy.requires_grad_(tensor.requires_grad)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_misaligned_residual_and_gradient(spec, device):
     # residual and grad_residual_out one element off a 16-byte boundary while x and grad_out are
@@ -852,14 +868,7 @@ def test_misaligned_residual_and_gradient(spec, device):
     needs_residual_add(spec)
     shape, eps = (37, 1024), spec.default_eps
     xs, params, grad_outs = make_inputs(spec, shape, torch.bfloat16, device, requires_grad=True)
-    shifted = [
-        torch.empty(xs[1].numel() + 1, dtype=torch.bfloat16, device=device)[1:].view(shape) for _ in range(2)
-    ]
-    with torch.no_grad():
-        shifted[0].copy_(xs[1])
-        shifted[1].copy_(grad_outs[1])
-    residual = shifted[0].requires_grad_()
-    xs, grad_outs = [xs[0], residual], [grad_outs[0], shifted[1]]
+    xs, grad_outs = [xs[0], off_boundary(xs[1])], [grad_outs[0], off_boundary(grad_outs[1])]
     outputs = run(spec, xs, params, eps)
     expected_outputs, expected_grads = reference_outputs(spec, xs, params, grad_outs, eps)
     for output, expected in zip(outputs, expected_outputs, strict=True):
@@ -867,6 +876,24 @@ def test_misaligned_residual_and_gradient(spec, device):
     grads = torch.autograd.grad(outputs, [*xs, *params], grad_outs)
     scales = gradient_scales(spec, xs, params, grad_outs, eps)
     assert_grads_close(grads, expected_grads, scales, torch.bfloat16)
+
+
+@pytest.mark.parametrize("shape", [(37, 1024), (37, 1023)], ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_misaligned_x_and_parameters(spec, device, shape):
+    # x, then the parameters, one element off a 16-byte boundary while the outputs are aligned: the
+    # kernels must read the rows and the parameters as they lie, whatever N.
+    eps = spec.default_eps
+    xs, params, grad_outs = make_inputs(spec, shape, torch.bfloat16, device, requires_grad=True)
+    off_xs, off_params = [off_boundary(xs[0]), *xs[1:]], [off_boundary(p) for p in params]
+    for inputs, weights in ((off_xs, params), (xs, off_params)):
+        outputs = run(spec, inputs, weights, eps)
+        expected_outputs, expected_grads = reference_outputs(spec, inputs, weights, grad_outs, eps)
+        for output, expected in zip(outputs, expected_outputs, strict=True):
+            assert_close(output, expected, torch.bfloat16)
+        grads = torch.autograd.grad(outputs, [*inputs, *weights], grad_outs)
+        scales = gradient_scales(spec, inputs, weights, grad_outs, eps)
+        assert_grads_close(grads, expected_grads, scales, torch.bfloat16)
 
 
 @pytest.mark.parametrize("device", DEVICES)

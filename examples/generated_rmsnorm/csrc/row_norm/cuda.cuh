@@ -40,6 +40,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
+#include <numeric>
 #include <tuple>
 #include <type_traits>
 
@@ -367,11 +368,67 @@ __device__ __forceinline__ V load_vector(const V* p) {
   }
 }
 
-// kVec parameters (weight, bias) from column vector j, as opmath_t.
-template <typename opmath_t, typename param_t, int kVec>
-__device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int64_t j,
+// Rows whose length is not a multiple of the vector width (kShifted): each row's vectors start at
+// its first 16-byte boundary, `head` elements in (the same in every tensor of the row: the host
+// checks that their pointers lie equally far from a boundary). The elements before them and after
+// the last whole vector, the row's edges (fewer than 2 kVec), are read one at a time, at most one a
+// thread; the parameters of a row's vectors, shifted by head against their own boundaries, are read
+// one element at a time too. Before, such rows were read one element at a time throughout: the
+// bfloat16 RMSNorm forward at 8192 x 4095 ran at 23% of the copy rate (call X11).
+//
+// The elements before the first vector boundary at or after `row`.
+template <typename scalar_t, int kVec>
+__device__ __forceinline__ int head_elements(const scalar_t* row) {
+  constexpr uintptr_t kBytes = sizeof(scalar_t) * kVec;
+  const uintptr_t address = reinterpret_cast<uintptr_t>(row);
+  return static_cast<int>((kBytes - address % kBytes) % kBytes / sizeof(scalar_t));
+}
+
+// The column of a row's edge `k` (k < edges): the head's elements, then those after the vectors.
+__device__ __forceinline__ int64_t edge_column(int k, int head, int64_t col_vecs, int vec) {
+  return k < head ? k : col_vecs * vec + k;
+}
+
+// Column vector j's kVec parameters (weight, bias): a vector of p, or (kShifted) the kVec elements
+// from column head + j kVec.
+template <typename P, bool kShifted, typename param_t>
+__device__ __forceinline__ P load_parameter_vector(const param_t* __restrict__ p, int head, int64_t j) {
+  if constexpr (kShifted) {
+    constexpr int kVec = static_cast<int>(sizeof(P) / sizeof(param_t));
+    const param_t* first = p + head + j * kVec;
+    P v;
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) v.v[e] = first[e];
+    return v;
+  } else {
+    return load_vector(reinterpret_cast<const P*>(p) + j);
+  }
+}
+
+// The workspace's vector W of columns from p: one vector, or (kShifted) an element at a time.
+template <bool kShifted, typename W, typename T>
+__device__ __forceinline__ W load_columns(const T* p) {
+  if constexpr (kShifted) {
+    return load_parameter_vector<W, true>(p, 0, 0);
+  } else {
+    return load_vector(reinterpret_cast<const W*>(p));
+  }
+}
+template <bool kShifted, typename W, typename T>
+__device__ __forceinline__ void store_columns(T* p, const W& v) {
+  if constexpr (kShifted) {
+#pragma unroll
+    for (int e = 0; e < static_cast<int>(sizeof(W) / sizeof(T)); ++e) p[e] = v.v[e];
+  } else {
+    *reinterpret_cast<W*>(p) = v;
+  }
+}
+
+// The same, as opmath_t.
+template <typename opmath_t, bool kShifted, typename param_t, int kVec>
+__device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int head, int64_t j,
                                                opmath_t (&out)[kVec]) {
-  core::load_opmath_by_words(load_vector(reinterpret_cast<const core::Vector<param_t, kVec>*>(p) + j), out);
+  core::load_opmath_by_words(load_parameter_vector<core::Vector<param_t, kVec>, kShifted>(p, head, j), out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,9 +453,10 @@ constexpr bool kTwoForwardBlocks =
 
 // kItems vectors a thread of each of `passes` slices of the row; kCached: one slice, kept in
 // registers between the steps. cluster > 1: the blocks of a cluster share one row, block r of it
-// taking the r-th slice of kItems x row_threads vectors (passes is then 1).
+// taking the r-th slice of kItems x row_threads vectors (passes is then 1). kShifted: see
+// head_elements (the edges are read again for the output, by the first block of a cluster).
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached>
+          bool kCached, bool kShifted>
 __device__ __forceinline__ void forward_rows(
     const scalar_t* __restrict__ x, const scalar_t* __restrict__ residual, const param_t* __restrict__ weight,
     const param_t* __restrict__ bias, scalar_t* __restrict__ y, scalar_t* __restrict__ residual_out,
@@ -421,16 +479,19 @@ __device__ __forceinline__ void forward_rows(
   const int64_t block_row = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
   const int64_t row = block_row * (blockDim.x / row_threads) + threadIdx.x / row_threads;
   const bool active = row < rows;  // inactive threads still take part in the reductions
-  const int64_t col_vecs = cols / kVec;
   const int64_t first = cluster > 1 ? static_cast<int64_t>(cluster_rank()) * kItems * row_threads : 0;
   const int64_t row_offset = (active ? row : 0) * cols;
-  const V* x_row = reinterpret_cast<const V*>(x + row_offset);
+  const int head = kShifted ? head_elements<scalar_t, kVec>(x + row_offset) : 0;
+  const int64_t col_vecs = (cols - head) / kVec;
+  // This thread's edge of the row, if any (kShifted).
+  const int edges = static_cast<int>(cols - col_vecs * kVec);
+  const bool has_edge = kShifted && active && first == 0 && t < edges;
+  const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
+  const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
   // With a residual add: the row of residual, and that of the sum, which the thread writes when it
   // first reads x and reads back (its own writes) where the row takes several passes.
-  const V* residual_row = reinterpret_cast<const V*>(kResidual ? residual + row_offset : nullptr);
-  V* sum_row = reinterpret_cast<V*>(kResidual ? residual_out + row_offset : nullptr);
-  const P* w_vecs = reinterpret_cast<const P*>(weight);
-  const P* b_vecs = reinterpret_cast<const P*>(bias);
+  const V* residual_row = reinterpret_cast<const V*>(kResidual ? residual + row_offset + head : nullptr);
+  V* sum_row = reinterpret_cast<V*>(kResidual ? residual_out + row_offset + head : nullptr);
   if (kCached) passes = 1;
   V items[kItems];
   P w_items[kPrefetch ? kItems : 1], b_items[kPrefetch && kBias ? kItems : 1];
@@ -473,6 +534,19 @@ __device__ __forceinline__ void forward_rows(
       }
     }
   };
+  // The thread's edge element (has_edge), as load's vectors: x (+ residual, the sum written at the
+  // first read and read back after).
+  const auto edge_value = [&](bool first_read) -> opmath_t {
+    if constexpr (kResidual) {
+      if (!first_read) return static_cast<opmath_t>(residual_out[edge]);
+      const scalar_t sum =
+          static_cast<scalar_t>(static_cast<opmath_t>(x[edge]) + static_cast<opmath_t>(residual[edge]));
+      residual_out[edge] = sum;
+      return static_cast<opmath_t>(sum);
+    } else {
+      return static_cast<opmath_t>(x[edge]);
+    }
+  };
   // The statistics of the thread's elements: their sum of squares (RMSNorm), or their count, mean
   // and squared deviations from that mean (LayerNorm: from sums about a shift, below), one pass at a
   // time, the passes combined.
@@ -483,8 +557,8 @@ __device__ __forceinline__ void forward_rows(
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
         if (!valid(0, i)) continue;
-        w_items[i] = load_vector(w_vecs + column(0, i));
-        if constexpr (kBias) b_items[i] = load_vector(b_vecs + column(0, i));
+        w_items[i] = load_parameter_vector<P, kShifted>(weight, head, column(0, i));
+        if constexpr (kBias) b_items[i] = load_parameter_vector<P, kShifted>(bias, head, column(0, i));
       }
     }
     // LayerNorm: one look at the registers gives the sums of d = x - shift and of d^2, with shift
@@ -529,13 +603,29 @@ __device__ __forceinline__ void forward_rows(
     }
     stats = M::combine(stats, part);
   }
+  if (has_edge) {
+    const opmath_t v = edge_value(true);
+    M part{};
+    if constexpr (kCentered) {
+      part = {opmath_t(1), v, opmath_t(0)};
+    } else {
+      part.m2 = v * v;
+    }
+    stats = M::combine(stats, part);
+  }
   stats = row_reduce(stats, row_threads, smem);
   if (cluster > 1) stats = cluster_reduce(stats, &cluster_slot, cluster);
   const opmath_t n = static_cast<opmath_t>(cols);
   const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
   const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / n + eps);
+  if (has_edge) {
+    opmath_t f =
+        (edge_value(false) - mean) * rstd * (static_cast<opmath_t>(weight[edge - row_offset]) + kOffset);
+    if constexpr (kBias) f += static_cast<opmath_t>(bias[edge - row_offset]);
+    y[edge] = static_cast<scalar_t>(f);
+  }
   if (active) {
-    V* y_row = reinterpret_cast<V*>(y + row * cols);
+    V* y_row = reinterpret_cast<V*>(y + row * cols + head);
     for (int pass = 0; pass < passes; ++pass) {
       if (!kCached) load(pass, false);
 #pragma unroll
@@ -550,8 +640,8 @@ __device__ __forceinline__ void forward_rows(
           core::load_opmath_by_words(w_items[i], w);
           if constexpr (kBias) forget(b_items[i]), core::load_opmath_by_words(b_items[i], b);
         } else {
-          load_parameter<opmath_t, param_t, kVec>(weight, j, w);
-          if constexpr (kBias) load_parameter<opmath_t, param_t, kVec>(bias, j, b);
+          load_parameter<opmath_t, kShifted, param_t, kVec>(weight, head, j, w);
+          if constexpr (kBias) load_parameter<opmath_t, kShifted, param_t, kVec>(bias, head, j, b);
         }
 #pragma unroll
         for (int e = 0; e < kVec; ++e) {
@@ -572,27 +662,27 @@ __device__ __forceinline__ void forward_rows(
       const param_t *__restrict__ bias, scalar_t *__restrict__ y, scalar_t *__restrict__ residual_out,       \
       int64_t rows, int64_t cols, int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached>
+          bool kCached, bool kShifted>
 __global__ void __launch_bounds__(kMaxRowThreads) forward_kernel(ROW_NORM_FORWARD_PARAMETERS) {
-  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached>(x, residual, weight, bias, y, residual_out,
-                                                               rows, cols, row_threads, passes, cluster, eps);
+  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(
+      x, residual, weight, bias, y, residual_out, rows, cols, row_threads, passes, cluster, eps);
 }
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached>
+          bool kCached, bool kShifted>
 __global__ void __launch_bounds__(kMaxRowThreads, 2) forward_kernel_two_blocks(ROW_NORM_FORWARD_PARAMETERS) {
-  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached>(x, residual, weight, bias, y, residual_out,
-                                                               rows, cols, row_threads, passes, cluster, eps);
+  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(
+      x, residual, weight, bias, y, residual_out, rows, cols, row_threads, passes, cluster, eps);
 }
 #undef ROW_NORM_FORWARD_PARAMETERS
 
 // The build of the forward kernel to launch for these parameters.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached>
+          bool kCached, bool kShifted>
 constexpr auto forward_kernel_for() {
   if constexpr (kTwoForwardBlocks<scalar_t, kVec, kItems, kCached, Norm<float>::kResidual>) {
-    return forward_kernel_two_blocks<Norm, scalar_t, param_t, kVec, kItems, kCached>;
+    return forward_kernel_two_blocks<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>;
   } else {
-    return forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached>;
+    return forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>;
   }
 }
 
@@ -651,8 +741,12 @@ static_assert(staging_bytes<1>(kMaxRowThreads) <= 48 * 1024);
 // copies, and later reads, only its own columns, so a thread's wait for its copies suffices), so that
 // a block keeps reads in flight through the row's reductions and arithmetic, which a block that reads
 // each row when it gets to it does not.
+//
+// kShifted: see head_elements. With kInRegisters, the host makes the grid's rows a multiple of kVec,
+// so that every row a row group walks starts equally far from a vector boundary and the thread's
+// columns stay the same from row to row; the thread's edge column's sums are kept in registers too.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kInRegisters, bool kStaged>
+          bool kInRegisters, bool kStaged, bool kShifted>
 __global__ void __launch_bounds__(kMaxRowThreads)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ grad_residual_out,
                     const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
@@ -678,7 +772,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
   const int t = threadIdx.x % row_threads;
-  const int64_t col_vecs = cols / kVec;
   const int64_t block_index = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
   const int64_t blocks = cluster > 1 ? gridDim.x / cluster : gridDim.x;
   const int64_t partial_rows = blocks * rows_per_block;
@@ -687,7 +780,11 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   opmath_t* partial_bias = partial_weight + partial_rows * cols;
   opmath_t acc_w[kInRegisters ? kItems : 1][kVec] = {};
   opmath_t acc_b[kInRegisters && kBias ? kItems : 1][kVec] = {};
+  opmath_t edge_w = 0, edge_b = 0;  // the sums of this thread's edge column (kShifted, kInRegisters)
   if (kInRegisters) passes = 1;
+  // Where row r's vectors start, and how many whole vectors it has (kShifted: see head_elements).
+  const auto head_of = [&](int64_t r) { return kShifted ? head_elements<scalar_t, kVec>(x + r * cols) : 0; };
+  const auto col_vecs_of = [&](int head) { return (cols - head) / kVec; };
   const auto column = [&](int pass, int i) {
     return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
   };
@@ -701,8 +798,10 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   const auto stage_row = [&](int64_t r, int s) {
     if constexpr (kStaged) {
       if (r < rows) {
-        const V* x_row = reinterpret_cast<const V*>(x + r * cols);
-        const V* dy_row = reinterpret_cast<const V*>(grad_out + r * cols);
+        const int head = head_of(r);
+        const int64_t col_vecs = col_vecs_of(head);
+        const V* x_row = reinterpret_cast<const V*>(x + r * cols + head);
+        const V* dy_row = reinterpret_cast<const V*>(grad_out + r * cols + head);
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
           const int64_t j = column(0, i);
@@ -721,8 +820,14 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   for (int64_t base = block_index * rows_per_block; base < rows; base += partial_rows) {
     const int64_t row = base + group;
     const bool active = row < rows;
-    const V* x_row = reinterpret_cast<const V*>(x + (active ? row : 0) * cols);
-    const V* dy_row = reinterpret_cast<const V*>(grad_out + (active ? row : 0) * cols);
+    const int64_t row_offset = (active ? row : 0) * cols;
+    const int head = head_of(active ? row : 0);
+    const int64_t col_vecs = col_vecs_of(head);
+    const int edges = static_cast<int>(cols - col_vecs * kVec);
+    const bool has_edge = kShifted && active && first == 0 && t < edges;  // this thread's edge of the row
+    const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
+    const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
+    const V* dy_row = reinterpret_cast<const V*>(grad_out + row_offset + head);
     const opmath_t shift = kCentered && active ? static_cast<opmath_t>(x[row * cols]) : opmath_t(0);
     if constexpr (kStaged) {
       stage_row(row + (kStages - 1) * partial_rows, (stage + kStages - 1) % kStages);
@@ -750,6 +855,20 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         return load_vector(dy_row + j);
       }
     };
+    // The row's sums, an element at a time.
+    const auto add_terms = [&](S& sums, opmath_t f, opmath_t g, opmath_t w) {
+      const opmath_t wdy = (w + kOffset) * g;
+      const opmath_t d = f - shift;
+      if constexpr (kCentered) {
+        sums.v[0] += d;
+        sums.v[1] += d * d;
+        sums.v[2] += wdy;
+        sums.v[3] += d * wdy;
+      } else {
+        sums.v[0] += d * d;
+        sums.v[1] += d * wdy;
+      }
+    };
     S sums{};
     for (int pass = 0; pass < passes; ++pass) {
 #pragma unroll
@@ -761,22 +880,14 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         opmath_t f[kVec], g[kVec], w[kVec];
         core::load_opmath(x_at(i, j), f);
         core::load_opmath(dy_at(i, j), g);
-        load_parameter<opmath_t, param_t, kVec>(weight, j, w);
+        load_parameter<opmath_t, kShifted, param_t, kVec>(weight, head, j, w);
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) {
-          const opmath_t wdy = (w[e] + kOffset) * g[e];
-          const opmath_t d = f[e] - shift;
-          if constexpr (kCentered) {
-            sums.v[0] += d;
-            sums.v[1] += d * d;
-            sums.v[2] += wdy;
-            sums.v[3] += d * wdy;
-          } else {
-            sums.v[0] += d * d;
-            sums.v[1] += d * wdy;
-          }
-        }
+        for (int e = 0; e < kVec; ++e) add_terms(sums, f[e], g[e], w[e]);
       }
+    }
+    if (has_edge) {
+      add_terms(sums, static_cast<opmath_t>(x[edge]), static_cast<opmath_t>(grad_out[edge]),
+                static_cast<opmath_t>(weight[edge - row_offset]));
     }
     sums = row_reduce(sums, row_threads, smem);
     if (cluster > 1) sums = cluster_reduce(sums, &cluster_slots[stage], cluster);
@@ -797,9 +908,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       c1 = rstd * sums.v[1] / n;
     }
     if (active) {
-      V* dx_row = reinterpret_cast<V*>(grad_x + row * cols);
+      V* dx_row = reinterpret_cast<V*>(grad_x + row_offset + head);
       const V* gr_row =
-          reinterpret_cast<const V*>(add_grad_residual ? grad_residual_out + row * cols : nullptr);
+          reinterpret_cast<const V*>(add_grad_residual ? grad_residual_out + row_offset + head : nullptr);
       for (int pass = 0; pass < passes; ++pass) {
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
@@ -808,7 +919,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           opmath_t f[kVec], g[kVec], w[kVec];
           core::load_opmath(x_at(i, j), f);
           core::load_opmath(dy_at(i, j), g);
-          load_parameter<opmath_t, param_t, kVec>(weight, j, w);
+          load_parameter<opmath_t, kShifted, param_t, kVec>(weight, head, j, w);
           opmath_t out[kVec];
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
@@ -829,28 +940,50 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           }
           dx_row[j] = core::round_to<scalar_t, kVec>(out);
           if constexpr (!kInRegisters) {
-            auto* pw = reinterpret_cast<core::Vector<opmath_t, kVec>*>(partial_weight) + j;
-            auto* pb = reinterpret_cast<core::Vector<opmath_t, kVec>*>(partial_bias) + j;
-            core::Vector<opmath_t, kVec> sum_w = first_row ? core::Vector<opmath_t, kVec>{} : load_vector(pw);
-            core::Vector<opmath_t, kVec> sum_b{};
-            if constexpr (kBias) sum_b = first_row ? core::Vector<opmath_t, kVec>{} : load_vector(pb);
+            opmath_t* pw = partial_weight + head + j * kVec;
+            opmath_t* pb = partial_bias + head + j * kVec;
+            using W = core::Vector<opmath_t, kVec>;
+            W sum_w = first_row ? W{} : load_columns<kShifted, W>(pw);
+            W sum_b{};
+            if constexpr (kBias) sum_b = first_row ? W{} : load_columns<kShifted, W>(pb);
 #pragma unroll
             for (int e = 0; e < kVec; ++e) {
               sum_w.v[e] += f[e];
               if constexpr (kBias) sum_b.v[e] += g[e];
             }
-            *pw = sum_w;
-            if constexpr (kBias) *pb = sum_b;
+            store_columns<kShifted>(pw, sum_w);
+            if constexpr (kBias) store_columns<kShifted>(pb, sum_b);
           }
         }
       }
+      if (has_edge) {
+        const opmath_t f = static_cast<opmath_t>(x[edge]), g = static_cast<opmath_t>(grad_out[edge]);
+        const opmath_t x_hat = (f - mean) * rstd;
+        const int64_t c = edge - row_offset;
+        opmath_t out = rstd * ((static_cast<opmath_t>(weight[c]) + kOffset) * g - c2 - x_hat * c1);
+        if (add_grad_residual) out += static_cast<opmath_t>(grad_residual_out[edge]);
+        grad_x[edge] = static_cast<scalar_t>(out);
+        if constexpr (kInRegisters) {
+          edge_w += g * x_hat;
+          if constexpr (kBias) edge_b += g;
+        } else {
+          partial_weight[c] = (first_row ? opmath_t(0) : partial_weight[c]) + g * x_hat;
+          if constexpr (kBias) partial_bias[c] = (first_row ? opmath_t(0) : partial_bias[c]) + g;
+        }
+      }
     }
+    // In the workspace, the next row's head may differ, and a column pass to another thread: this
+    // row's sums must be written first.
+    if constexpr (kShifted && !kInRegisters) __syncthreads();
     first_row = false;
     stage = (stage + 1) % kStages;
   }
   if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slots
 
   if constexpr (kInRegisters) {
+    // Every column of the row group's workspace row, whether the group had rows or not.
+    const int head = head_of(block_index * rows_per_block + group);
+    const int64_t col_vecs = col_vecs_of(head);
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       const int64_t j = column(0, i);
@@ -861,8 +994,13 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         w.v[e] = acc_w[i][e];
         if constexpr (kBias) b.v[e] = acc_b[i][e];
       }
-      reinterpret_cast<core::Vector<opmath_t, kVec>*>(partial_weight)[j] = w;
-      if constexpr (kBias) reinterpret_cast<core::Vector<opmath_t, kVec>*>(partial_bias)[j] = b;
+      store_columns<kShifted>(partial_weight + head + j * kVec, w);
+      if constexpr (kBias) store_columns<kShifted>(partial_bias + head + j * kVec, b);
+    }
+    if (kShifted && first == 0 && t < cols - col_vecs * kVec) {
+      const int64_t c = edge_column(t, head, col_vecs, kVec);
+      partial_weight[c] = edge_w;
+      if constexpr (kBias) partial_bias[c] = edge_b;
     }
   }
 }
@@ -892,24 +1030,45 @@ __global__ void sum_rows_kernel(const opmath_t* __restrict__ partial, param_t* _
 // ---------------------------------------------------------------------------------------------
 // Host side
 // ---------------------------------------------------------------------------------------------
-// The widest vector the row length and every pointer allow: 16 bytes of x, or one element.
+// How the kernels read the rows: in vectors of `vec` elements from each row's start, or from its
+// first vector boundary (shifted, see head_elements), or one element at a time (vec 1).
+struct Width {
+  int vec;
+  bool shifted;
+};
+
+// 16 bytes of x a vector where N and every pointer allow; else shifted where every tensor of the
+// rows (`data`) starts equally far from a vector boundary and a row has at least 2 vec vectors (then
+// every row geometry gives a row at least 2 vec threads, and the row's edges, fewer than 2 vec
+// elements, take at most one a thread); else one element at a time.
 template <typename scalar_t, typename param_t>
-int pick_vector_width(int64_t cols, std::initializer_list<const void*> data,
-                      std::initializer_list<const void*> params) {
+Width pick_vector_width(int64_t cols, std::initializer_list<const void*> data,
+                        std::initializer_list<const void*> params) {
   const int vec = core::kMaxVectorBytes / static_cast<int>(sizeof(scalar_t));
-  const bool fits =
-      cols % vec == 0 && core::aligned_to<scalar_t>(vec, data) && core::aligned_to<param_t>(vec, params);
-  return fits ? vec : 1;
+  if (cols % vec == 0 && core::aligned_to<scalar_t>(vec, data) && core::aligned_to<param_t>(vec, params)) {
+    return {vec, false};
+  }
+  const auto offset = [](const void* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % core::kMaxVectorBytes;
+  };
+  bool same_offset = true;
+  for (const void* p : data)
+    same_offset = same_offset && (p == nullptr || offset(p) == offset(*data.begin()));
+  if (same_offset && cols >= 2 * static_cast<int64_t>(vec) * vec) return {vec, true};
+  return {1, false};
 }
 
-// Calls f(integral_constant<kVec>) for the widest vector width of scalar_t or 1.
+// Calls f(integral_constant<kVec>, bool_constant<kShifted>) for the width picked: the widest vector
+// of scalar_t, aligned or shifted, or one element.
 template <typename scalar_t, typename F>
-void dispatch_width(int vec, F&& f) {
+void dispatch_width(Width width, F&& f) {
   constexpr int kWidest = core::kMaxVectorBytes / static_cast<int>(sizeof(scalar_t));
-  if (vec == kWidest) {
-    f(std::integral_constant<int, kWidest>{});
+  if (width.vec == kWidest && width.shifted) {
+    f(std::integral_constant<int, kWidest>{}, std::true_type{});
+  } else if (width.vec == kWidest) {
+    f(std::integral_constant<int, kWidest>{}, std::false_type{});
   } else {
-    f(std::integral_constant<int, 1>{});
+    f(std::integral_constant<int, 1>{}, std::false_type{});
   }
 }
 
@@ -1064,18 +1223,20 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
     core::dispatch_parameter_type<scalar_t>(weight.scalar_type(), [&](auto param_tag) {
       using param_t = decltype(param_tag);
       const param_t* bias_data = bias.defined() ? bias.const_data_ptr<param_t>() : nullptr;
-      const int vec = pick_vector_width<scalar_t, param_t>(
+      const Width width = pick_vector_width<scalar_t, param_t>(
           cols, {x.const_data_ptr(), data(residual), y.const_data_ptr(), data(residual_out)},
           {weight.const_data_ptr(), bias_data});
-      dispatch_width<scalar_t>(vec, [&](auto vec_c) {
+      dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
+        constexpr bool kShifted = decltype(shifted_c)::value;
         const int64_t col_vecs = cols / kVec;
         int items = pick_forward_items(rows, col_vecs);
         int cluster = 1;
         if (items == 0) {
           static core::OccupancyCache has_clusters{};
           const int split = pick_cluster(col_vecs, kForwardItems, kForwardClusterThreads);
-          const auto kernel = forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true>();
+          const auto kernel =
+              forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true, kShifted>();
           if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
             cluster = split;
             items = kForwardItems;
@@ -1089,7 +1250,8 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
           const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
           const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
           const int64_t blocks = (rows + g.rows_per_block - 1) / g.rows_per_block * cluster;
-          launch(forward_kernel_for<Norm, scalar_t, param_t, kVec, kItems, kCached>(), blocks,
+          TORCH_INTERNAL_ASSERT(!kShifted || g.row_threads >= 2 * kVec, "a row's edges need a thread each");
+          launch(forward_kernel_for<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(), blocks,
                  g.block_threads(), 0, stream, cluster, x.const_data_ptr<scalar_t>(),
                  static_cast<const scalar_t*>(data(residual)), weight.const_data_ptr<param_t>(), bias_data,
                  y.mutable_data_ptr<scalar_t>(),
@@ -1127,21 +1289,23 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
     using opmath_t = at::opmath_type<scalar_t>;
     core::dispatch_parameter_type<scalar_t>(weight.scalar_type(), [&](auto param_tag) {
       using param_t = decltype(param_tag);
-      const int vec = pick_vector_width<scalar_t, param_t>(
+      const Width width = pick_vector_width<scalar_t, param_t>(
           cols,
-          {grad_out.const_data_ptr(),
-           grad_residual_out.defined() ? grad_residual_out.const_data_ptr() : nullptr, x.const_data_ptr(),
+          {x.const_data_ptr(), grad_out.const_data_ptr(),
+           grad_residual_out.defined() ? grad_residual_out.const_data_ptr() : nullptr,
            grad_x.const_data_ptr()},
           {weight.const_data_ptr()});
-      dispatch_width<scalar_t>(vec, [&](auto vec_c) {
+      dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
+        constexpr bool kShifted = decltype(shifted_c)::value;
         const int64_t col_vecs = cols / kVec;
         int items = pick_items(col_vecs, kBackwardItems);
         int cluster = 1;
         if (items == 0) {
           static core::OccupancyCache has_clusters{};
           const int split = pick_cluster(col_vecs, kBackwardItems, kBackwardClusterThreads);
-          const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, false>;
+          const auto kernel =
+              backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, false, kShifted>;
           if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
             cluster = split;
             items = kBackwardItems;
@@ -1156,7 +1320,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
           const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
           const auto run = [&](auto staged_c) {
             constexpr bool kStaged = decltype(staged_c)::value;
-            const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStaged>;
+            const auto kernel =
+                backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStaged, kShifted>;
             const size_t smem = kStaged ? staging_bytes<kItems>(g.block_threads()) : 0;
             if (kStaged) {
               C10_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -1176,8 +1341,14 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                          core::multiprocessor_count();
             }
             const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();
-            const int64_t groups =
-                std::min({resident, most, (rows + g.rows_per_block - 1) / g.rows_per_block});
+            int64_t groups = std::min({resident, most, (rows + g.rows_per_block - 1) / g.rows_per_block});
+            if (kShifted && kInRegisters) {
+              // The grid's rows a multiple of kVec, so that each row group's rows start equally far
+              // from a vector boundary (groups without rows write zeros).
+              const int64_t multiple = kVec / std::gcd(kVec, g.rows_per_block);
+              groups = std::max<int64_t>(1, groups / multiple) * multiple;
+            }
+            TORCH_INTERNAL_ASSERT(!kShifted || g.row_threads >= 2 * kVec, "a row's edges need a thread each");
             const int64_t partial_rows = groups * g.rows_per_block;
             const int64_t params = Norm<float>::kBias ? 2 : 1;
             const at::Tensor partial = at::empty(
@@ -1204,7 +1375,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             } else {
               static core::OccupancyCache static_smem{};
               if (dynamic_shared_memory_fits(
-                      backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, true>,
+                      backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, true, kShifted>,
                       staging_bytes<kItems>(g.block_threads()), static_smem.data())) {
                 run(std::true_type{});
               } else {
