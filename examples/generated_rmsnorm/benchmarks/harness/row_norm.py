@@ -38,7 +38,9 @@ DEFAULT_SHAPES_CPU = ["4096x4096", "256x1024", "16x65536"]
 # Shapes for compute-sanitizer: rows narrower than a warp (several rows a block, N = 1 and odd N),
 # a row per thread group with one, four and eight vectors a thread, rows wider than the registers
 # hold (read in several passes; the backward's workspace path), rows left over at the end of the
-# backward's grid, and short rows enough for the forward to give each a warp or 16 threads.
+# backward's grid, and short rows enough for the forward to give each a warp or 16 threads. N not a
+# multiple of the vector width (rows read from their first vector boundary, with edges): in clusters
+# (3 x 40003), a row a block, several rows a block, and rows wider than the registers hold.
 SANITIZER_SHAPES = [
     (9, 1),
     (33, 7),
@@ -50,6 +52,9 @@ SANITIZER_SHAPES = [
     (2, 131072),
     (1000, 512),
     (1536, 512),
+    (300, 1001),
+    (1100, 300),
+    (2, 300001),
 ]
 # Then, with a block's shared memory capped to that of GPUs with 99 KiB a block (row_norm/cuda.cuh
 # reads ROW_NORM_SHARED_MEMORY_LIMIT at each call), rows whose backward blocks then read their rows
