@@ -389,17 +389,53 @@ __device__ __forceinline__ int64_t edge_column(int k, int head, int64_t col_vecs
   return k < head ? k : col_vecs * vec + k;
 }
 
+// The vector P (16 or 32 bytes of parameters) at `first`, which may lie anywhere off a 16-byte
+// boundary: in the widest loads its address allows (the same for every vector of a row; kWide), or
+// in 4-byte words, 2-byte elements 2 bytes past a 4-byte boundary as words shifted by one element.
+// (Up to 16-byte loads took the backward's registers from 78 to 105 a thread in float32, nvcc 13.0.)
+template <typename P, bool kWide, typename param_t>
+__device__ __forceinline__ P load_unaligned(const param_t* first) {
+  constexpr int kWords = static_cast<int>(sizeof(P) / 4);
+  const uintptr_t address = reinterpret_cast<uintptr_t>(first);
+  uint32_t out[kWords];
+  const auto chunks = [&](auto chunk) {
+    using C = decltype(chunk);
+    C c[sizeof(P) / sizeof(C)];
+#pragma unroll
+    for (int k = 0; k < static_cast<int>(sizeof(P) / sizeof(C)); ++k)
+      c[k] = reinterpret_cast<const C*>(first)[k];
+    memcpy(out, c, sizeof(P));
+  };
+  if (kWide && address % 16 == 0) {
+    chunks(uint4{});
+  } else if (kWide && address % 8 == 0) {
+    chunks(uint2{});
+  } else if (address % 4 == 0 || sizeof(param_t) != 2) {
+    chunks(uint32_t{});
+  } else {
+    // The words from the one holding first[1]: each output word is the high half of one word and
+    // the low half of the next, the first and last halves read on their own (nothing outside the
+    // vector's elements is read).
+    const uint32_t* words = reinterpret_cast<const uint32_t*>(first + 1);
+    uint32_t w[kWords + 1];
+    w[0] = static_cast<uint32_t>(*reinterpret_cast<const uint16_t*>(first)) << 16;
+#pragma unroll
+    for (int k = 1; k < kWords; ++k) w[k] = words[k - 1];
+    w[kWords] = *reinterpret_cast<const uint16_t*>(first + 2 * kWords - 1);
+#pragma unroll
+    for (int k = 0; k < kWords; ++k) out[k] = __byte_perm(w[k], w[k + 1], 0x5432);
+  }
+  P v;
+  memcpy(&v, out, sizeof(P));
+  return v;
+}
+
 // Column vector j's kVec parameters (weight, bias): a vector of p, or (kShifted) the kVec elements
 // from column head + j kVec.
-template <typename P, bool kShifted, typename param_t>
+template <typename P, bool kShifted, bool kWide = true, typename param_t>
 __device__ __forceinline__ P load_parameter_vector(const param_t* __restrict__ p, int head, int64_t j) {
   if constexpr (kShifted) {
-    constexpr int kVec = static_cast<int>(sizeof(P) / sizeof(param_t));
-    const param_t* first = p + head + j * kVec;
-    P v;
-#pragma unroll
-    for (int e = 0; e < kVec; ++e) v.v[e] = first[e];
-    return v;
+    return load_unaligned<P, kWide>(p + head + j * static_cast<int64_t>(sizeof(P) / sizeof(param_t)));
   } else {
     return load_vector(reinterpret_cast<const P*>(p) + j);
   }
@@ -409,7 +445,7 @@ __device__ __forceinline__ P load_parameter_vector(const param_t* __restrict__ p
 template <bool kShifted, typename W, typename T>
 __device__ __forceinline__ W load_columns(const T* p) {
   if constexpr (kShifted) {
-    return load_parameter_vector<W, true>(p, 0, 0);
+    return load_parameter_vector<W, true, false>(p, 0, 0);
   } else {
     return load_vector(reinterpret_cast<const W*>(p));
   }
@@ -425,10 +461,11 @@ __device__ __forceinline__ void store_columns(T* p, const W& v) {
 }
 
 // The same, as opmath_t.
-template <typename opmath_t, bool kShifted, typename param_t, int kVec>
+template <typename opmath_t, bool kShifted, typename param_t, int kVec, bool kWide = true>
 __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int head, int64_t j,
                                                opmath_t (&out)[kVec]) {
-  core::load_opmath_by_words(load_parameter_vector<core::Vector<param_t, kVec>, kShifted>(p, head, j), out);
+  core::load_opmath_by_words(load_parameter_vector<core::Vector<param_t, kVec>, kShifted, kWide>(p, head, j),
+                             out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -880,7 +917,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         opmath_t f[kVec], g[kVec], w[kVec];
         core::load_opmath(x_at(i, j), f);
         core::load_opmath(dy_at(i, j), g);
-        load_parameter<opmath_t, kShifted, param_t, kVec>(weight, head, j, w);
+        load_parameter<opmath_t, kShifted, param_t, kVec, false>(weight, head, j, w);
 #pragma unroll
         for (int e = 0; e < kVec; ++e) add_terms(sums, f[e], g[e], w[e]);
       }
@@ -919,7 +956,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           opmath_t f[kVec], g[kVec], w[kVec];
           core::load_opmath(x_at(i, j), f);
           core::load_opmath(dy_at(i, j), g);
-          load_parameter<opmath_t, kShifted, param_t, kVec>(weight, head, j, w);
+          load_parameter<opmath_t, kShifted, param_t, kVec, false>(weight, head, j, w);
           opmath_t out[kVec];
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
