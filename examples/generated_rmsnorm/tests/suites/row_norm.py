@@ -286,13 +286,14 @@ def test_second_device(spec, shape):
 
 def backward_kernels_staged(fn):
     """Runs fn under the profiler; for each CUDA backward kernel that ran (by name), whether it staged
-    its rows in shared memory (its last template argument, kStaged, in the demangled kernel name)."""
+    its rows in shared memory (its template argument kStaged, the last but one, in the demangled
+    kernel name)."""
     activities = [torch.profiler.ProfilerActivity.CUDA]
     with torch.profiler.profile(activities=activities, acc_events=True) as profile:
         fn()
         torch.cuda.synchronize()
     names = [event.key for event in profile.key_averages() if "::backward_kernel<" in event.key]
-    return [name.split(">(")[0].rsplit(", ", 1)[1] == "true" for name in names]
+    return [name.split(">(")[0].split(", ")[-2] == "true" for name in names]
 
 
 LIMIT_VARIABLE = "ROW_NORM_SHARED_MEMORY_LIMIT"  # read by row_norm/cuda.cuh at each backward call
