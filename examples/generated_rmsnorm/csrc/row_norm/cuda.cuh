@@ -1,7 +1,9 @@
 // The row normalization family's CUDA kernels: each row of x is normalized over its N elements by a
 // group of threads (several rows a block where a row needs fewer than a warp), statistics in float
-// (double for float64), 16-byte vectors where N and the pointers allow, one element at a time where
-// not. An operator's .cu registers them with ROW_NORM_CUDA_KERNELS (at the end of this file).
+// (double for float64), in 16-byte vectors: from each row's start where N and the pointers allow,
+// else from the row's first vector boundary with its few edge elements read one at a time (see
+// head_elements), else (tensors at different offsets from a boundary, or short rows) one element at
+// a time. An operator's .cu registers them with ROW_NORM_CUDA_KERNELS (at the end of this file).
 //
 // Forward: the row is read once into registers (up to kForwardItems vectors a thread), the weight
 // (and bias) read while the row's statistics are reduced, then the row is normalized and written.
@@ -40,6 +42,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
+#include <mutex>
 #include <numeric>
 #include <tuple>
 #include <type_traits>
@@ -1288,6 +1291,23 @@ bool dynamic_shared_memory_fits(Kernel kernel, size_t bytes, std::atomic<int>* c
   return static_cast<size_t>(static_bytes) + bytes <= limit;
 }
 
+// Lets blocks of `kernel` take `bytes` of dynamic shared memory on the current device, where no
+// earlier call allowed as much. cache: the bytes allowed, one per device (a static in the caller),
+// raised under a lock so that it never says more than the attribute holds. (Asked at each call,
+// cudaFuncSetAttribute took 1.8 us of the host's time a backward under the profiler: lab H1 of the
+// example's benchmarks/results/runs/.)
+template <typename Kernel>
+void allow_dynamic_shared_memory(Kernel kernel, size_t bytes, std::atomic<int>* cache) {
+  const int device = c10::cuda::current_device();
+  if (static_cast<size_t>(cache[device].load(std::memory_order_acquire)) >= bytes) return;
+  static std::mutex mutex;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (static_cast<size_t>(cache[device].load(std::memory_order_relaxed)) >= bytes) return;
+  C10_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  cache[device].store(static_cast<int>(bytes), std::memory_order_release);
+}
+
 template <template <typename> class Norm>
 Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, const at::Tensor& weight_in,
                      const at::Tensor& bias_in, double eps) {
@@ -1412,8 +1432,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                 backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStaged, kShifted>;
             const size_t smem = kStaged ? staging_bytes<kItems>(g.block_threads()) : 0;
             if (kStaged) {
-              C10_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                  static_cast<int>(smem)));
+              static core::OccupancyCache smem_allowed{};
+              allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
             }
             // The grid: as many blocks (clusters) as the device holds at once, at most kMaxBlocksPerSM
             // a multiprocessor, each a row group (a block of clusters) at a time; the count the
