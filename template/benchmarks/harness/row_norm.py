@@ -22,8 +22,9 @@ import torch
 from . import runner
 
 # The shapes of LLM hidden sizes: many rows of 4096 to 16384 and a few rows of 65536 show the
-# bandwidth reached; 8192x4095 (N odd: one element at a time) shows the path without vectors;
-# 4096x1024 and 16x4096 the per-call overhead.
+# bandwidth reached; 8192x4095 (N odd: rows read from their first vector boundary, their edges an
+# element at a time) shows the path for N not a multiple of the vector width; 4096x1024 and 16x4096
+# the per-call overhead.
 DEFAULT_SHAPES_CUDA = [
     "32768x4096",
     "8192x8192",
@@ -62,6 +63,10 @@ SANITIZER_SHAPES = [
 # on sm_90 and newer), at 33 x 16384 in the 16-bit types (512 threads) and in float32 and float64
 # (clusters); the 16-bit types at 5 x 8192 (256 threads) are still staged.
 SANITIZER_SMALLER_GPU = ({"ROW_NORM_SHARED_MEMORY_LIMIT": str(99 * 1024)}, [(5, 8192), (33, 16384)])
+# And with the backward capped to 3 row groups (ROW_NORM_BACKWARD_GROUPS), so that each walks several
+# rows: in the workspace, whose rows start at different offsets from a vector boundary (9 x 300001),
+# and in registers, four rows a block in the 16-bit types (40 x 201) and a row a block (9 x 16383).
+SANITIZER_FEW_GROUPS = ({"ROW_NORM_BACKWARD_GROUPS": "3"}, [(9, 300001), (40, 201), (9, 16383)])
 
 
 def make_parameters(spec, cols: int, dtype: torch.dtype, device: torch.device) -> runner.Inputs:
@@ -148,7 +153,7 @@ FAMILY = runner.Family(
         "liger_version": liger_version(),
     },
     sanitizer_shapes=SANITIZER_SHAPES,
-    sanitizer_environments=(SANITIZER_SMALLER_GPU,),
+    sanitizer_environments=(SANITIZER_SMALLER_GPU, SANITIZER_FEW_GROUPS),
     sanitizer_dtypes=(
         (torch.float32, torch.float32),
         (torch.bfloat16, torch.bfloat16),

@@ -376,8 +376,9 @@ __device__ __forceinline__ V load_vector(const V* p) {
 // checks that their pointers lie equally far from a boundary). The elements before them and after
 // the last whole vector, the row's edges (fewer than 2 kVec), are read one at a time, at most one a
 // thread; the parameters of a row's vectors, shifted by head against their own boundaries, are read
-// one element at a time too. Before, such rows were read one element at a time throughout: the
-// bfloat16 RMSNorm forward at 8192 x 4095 ran at 23% of the copy rate (call X11).
+// in the widest loads their address allows (load_unaligned). Before, such rows were read one element
+// at a time throughout: the bfloat16 RMSNorm forward at 8192 x 4095 ran at 23% of the copy rate in
+// call X11, 89% in call X12.
 //
 // The elements before the first vector boundary at or after `row`.
 template <typename scalar_t, int kVec>
@@ -435,8 +436,8 @@ __device__ __forceinline__ int chunk_of(const param_t* first) {
 }
 
 // load_unaligned_as with the chunk that `first` allows, decided at each load. (Up to 16-byte loads,
-// kWide, took the backward's registers from 78 to 105 a thread in float32, nvcc 13.0: it reads in
-// words.)
+// kWide, took the float32 backward's registers from 78 to 105 a thread, nvcc 13.0, sm_90a: it reads
+// in words; the example's benchmarks/results/runs/o/ptxas_*.txt.)
 template <typename P, bool kWide, typename param_t>
 __device__ __forceinline__ P load_unaligned(const param_t* first) {
   switch (chunk_of<kWide>(first)) {
@@ -462,7 +463,7 @@ __device__ __forceinline__ P load_parameter_vector(const param_t* __restrict__ p
   }
 }
 
-// The workspace's vector W of columns from p: one vector, or (kShifted) an element at a time.
+// The workspace's vector W of columns from p: one vector, or (kShifted) in 4-byte words.
 template <bool kShifted, typename W, typename T>
 __device__ __forceinline__ W load_columns(const T* p) {
   if constexpr (kShifted) {
@@ -684,9 +685,9 @@ __device__ __forceinline__ void forward_rows(
   }
   // The output pass. Parameters read here (not prefetched) in shifted rows: with the chunk the
   // row's parameters allow (kChunk, one build of the pass for each) where weight and bias allow the
-  // same, else as each load allows (kChunk -1); kChunk 0: aligned vectors. Lab O2 (H200): with the
-  // chunk decided at each load, the float32 LayerNorm forward at 8192 x 4095 took 81 us against 69
-  // at 8192 x 4096.
+  // same, else as each load allows (kChunk -1); kChunk 0: aligned vectors. With the chunk decided
+  // at each load (lab O2, H200), the bfloat16 LayerNorm forward at 8192 x 4095 took 52.4 us, the
+  // float16 51.5; with a build for each chunk (call X12), 44.5 and 45.1.
   const auto normalize = [&](auto chunk_c) {
     constexpr int kChunk = decltype(chunk_c)::value;
     const auto parameters = [&](const param_t* p, int64_t j, opmath_t(&out)[kVec]) {
@@ -705,7 +706,8 @@ __device__ __forceinline__ void forward_rows(
       for (int i = 0; i < kItems; ++i) {
         if (!valid(pass, i)) continue;
         const int64_t j = column(pass, i);
-        opmath_t f[kVec], w[kVec], b[kVec];
+        opmath_t f[kVec], w[kVec];
+        [[maybe_unused]] opmath_t b[kVec];
         forget(items[i]);
         core::load_opmath_by_words(items[i], f);
         if constexpr (kPrefetch) {
@@ -734,9 +736,9 @@ __device__ __forceinline__ void forward_rows(
         normalize(std::integral_constant<int, 16>{});
       } else if (chunk == 8) {
         normalize(std::integral_constant<int, 8>{});
-      } else if (chunk == 4) {
+      } else if (chunk == 4 || sizeof(param_t) != 2) {
         normalize(std::integral_constant<int, 4>{});
-      } else {
+      } else if constexpr (sizeof(param_t) == 2) {
         normalize(std::integral_constant<int, 2>{});
       }
     } else {
@@ -1262,9 +1264,23 @@ void sum_rows(const at::Tensor& sums, at::Tensor& grad, int64_t count, int64_t c
   }
 }
 
-// The environment variable that caps the shared memory a block of the backward may take, in bytes
-// (to test, on a GPU with more, the path that GPUs with less take).
+// Environment variables for the tests, read at each backward call: caps on the shared memory a
+// block of the backward may take, in bytes (to test, on a GPU with more, the path that GPUs with less
+// take), and on the backward's row groups (so that each walks many rows, as on a smaller GPU or with
+// many more rows).
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
+constexpr const char* kBackwardGroupsVariable = "ROW_NORM_BACKWARD_GROUPS";
+
+// The number `variable` holds (digits only, at least `least`), or `otherwise` where it is not set.
+inline uint64_t environment_cap(const char* variable, const char* unit, uint64_t least, uint64_t otherwise) {
+  const char* text = std::getenv(variable);
+  if (text == nullptr) return otherwise;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  TORCH_CHECK(text[0] >= '0' && text[0] <= '9' && *end == '\0' && value >= least, variable,
+              " must be a number of ", unit, (least > 0 ? " (at least 1)" : ""), ", not '", text, "'");
+  return value;
+}
 
 // Whether a block of `kernel` may take `bytes` of dynamic shared memory on the current device, beside
 // its static shared memory: up to the device's opt-in limit (227 KiB a block on sm_90 and sm_100, 99
@@ -1280,14 +1296,9 @@ bool dynamic_shared_memory_fits(Kernel kernel, size_t bytes, std::atomic<int>* c
     static_bytes = static_cast<int>(attributes.sharedSizeBytes);
     cache[device].store(static_bytes + 1, std::memory_order_relaxed);
   }
-  size_t limit = at::cuda::getCurrentDeviceProperties()->sharedMemPerBlockOptin;
-  if (const char* cap = std::getenv(kSharedMemoryLimitVariable)) {
-    char* end = nullptr;
-    const unsigned long long value = std::strtoull(cap, &end, 10);
-    TORCH_CHECK(cap[0] >= '0' && cap[0] <= '9' && *end == '\0', kSharedMemoryLimitVariable,
-                " must be a number of bytes, not '", cap, "'");
-    limit = std::min<size_t>(limit, static_cast<size_t>(value));
-  }
+  const size_t optin = at::cuda::getCurrentDeviceProperties()->sharedMemPerBlockOptin;
+  const size_t limit =
+      std::min<uint64_t>(optin, environment_cap(kSharedMemoryLimitVariable, "bytes", 0, optin));
   return static_cast<size_t>(static_bytes) + bytes <= limit;
 }
 
@@ -1449,11 +1460,16 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                          core::multiprocessor_count();
             }
             const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();
-            int64_t groups = std::min({resident, most, (rows + g.rows_per_block - 1) / g.rows_per_block});
-            if (kShifted && kInRegisters) {
-              // The grid's rows a multiple of kVec, so that each row group's rows start equally far
-              // from a vector boundary (groups without rows write zeros).
-              const int64_t multiple = kVec / std::gcd(kVec, g.rows_per_block);
+            const int64_t cap =
+                static_cast<int64_t>(environment_cap(kBackwardGroupsVariable, "row groups", 1, most));
+            int64_t groups =
+                std::min({resident, most, cap, (rows + g.rows_per_block - 1) / g.rows_per_block});
+            const int64_t need = kVec / std::gcd<int64_t>(kVec, cols);  // rows apart that start alike
+            if (kShifted && kInRegisters && rows > groups * g.rows_per_block && need > 1) {
+              // Groups that walk several rows: the grid's rows a multiple of `need`, so that each row
+              // group's rows start equally far from a vector boundary (groups without rows write
+              // zeros).
+              const int64_t multiple = need / std::gcd<int64_t>(need, g.rows_per_block);
               groups = std::max<int64_t>(1, groups / multiple) * multiple;
             }
             TORCH_INTERNAL_ASSERT(!kShifted || g.row_threads >= 2 * kVec, "a row's edges need a thread each");

@@ -151,8 +151,12 @@ def assert_grads_close(grads, expected_grads, scales, dtype):
 
 
 def check_against_reference(spec, device, dtype, shape, param_dtype=None):
+    check_inputs(spec, *make_inputs(spec, shape, dtype, device, param_dtype, requires_grad=True), dtype)
+
+
+def check_inputs(spec, xs, params, grad_outs, dtype):
+    """The operator's outputs and gradients for these inputs (of `dtype`) against the reference."""
     eps = spec.default_eps
-    xs, params, grad_outs = make_inputs(spec, shape, dtype, device, param_dtype, requires_grad=True)
     outputs = run(spec, xs, params, eps)
     expected_outputs, expected_grads = reference_outputs(spec, xs, params, grad_outs, eps)
     for output, expected in zip(outputs, expected_outputs, strict=True):
@@ -335,6 +339,37 @@ def test_backward_on_a_gpu_with_less_shared_memory(spec, dtype, shape, staging_k
     for bad in ("99 KiB", "-1", " 1024"):
         monkeypatch.setenv(LIMIT_VARIABLE, bad)
         with pytest.raises(RuntimeError, match=f"{LIMIT_VARIABLE} must be a number of bytes"):
+            check_against_reference(spec, "cuda", dtype, shape)
+
+
+GROUPS_VARIABLE = "ROW_NORM_BACKWARD_GROUPS"  # read by row_norm/cuda.cuh at each backward call
+
+
+@CUDA
+@pytest.mark.parametrize(
+    "dtype, shape, groups",
+    [
+        (torch.bfloat16, (20, 300001), 3),  # rows wider than registers and clusters hold: the workspace
+        (torch.float32, (20, 150001), 3),  # the same
+        (torch.bfloat16, (40, 16383), 5),  # a row a block in registers: 8 groups of rows that start alike
+        (torch.bfloat16, (300, 201), 7),  # four rows a block, 32 threads each: 6 groups
+        (torch.float32, (9, 40003), 2),  # clusters of eight blocks: 4 groups
+        (torch.float32, (300, 4096), 7),  # N a multiple of the vector width
+    ],
+    ids=str,
+)
+def test_backward_with_few_row_groups(spec, dtype, shape, groups, monkeypatch):
+    # The backward's row groups each walk many rows, as on a smaller GPU or with many more rows: the
+    # sums of the parameters' gradients over rows, in registers or in the workspace, and, where N is
+    # not a multiple of the vector width, over rows that start at different offsets from a vector
+    # boundary (in registers the grid's rows are rounded so that a group's rows start alike).
+    monkeypatch.setenv(GROUPS_VARIABLE, str(groups))
+    check_against_reference(spec, "cuda", dtype, shape)
+    if shape != (300, 4096):
+        return
+    for bad in ("0", "two", ""):
+        monkeypatch.setenv(GROUPS_VARIABLE, bad)
+        with pytest.raises(RuntimeError, match=f"{GROUPS_VARIABLE} must be a number of row groups"):
             check_against_reference(spec, "cuda", dtype, shape)
 
 
@@ -867,34 +902,23 @@ def test_misaligned_residual_and_gradient(spec, device):
     # residual and grad_residual_out one element off a 16-byte boundary while x and grad_out are
     # aligned: the kernels must not take a vector path that only x's alignment allows.
     needs_residual_add(spec)
-    shape, eps = (37, 1024), spec.default_eps
-    xs, params, grad_outs = make_inputs(spec, shape, torch.bfloat16, device, requires_grad=True)
+    xs, params, grad_outs = make_inputs(spec, (37, 1024), torch.bfloat16, device, requires_grad=True)
     xs, grad_outs = [xs[0], off_boundary(xs[1])], [grad_outs[0], off_boundary(grad_outs[1])]
-    outputs = run(spec, xs, params, eps)
-    expected_outputs, expected_grads = reference_outputs(spec, xs, params, grad_outs, eps)
-    for output, expected in zip(outputs, expected_outputs, strict=True):
-        assert_close(output, expected, torch.bfloat16)
-    grads = torch.autograd.grad(outputs, [*xs, *params], grad_outs)
-    scales = gradient_scales(spec, xs, params, grad_outs, eps)
-    assert_grads_close(grads, expected_grads, scales, torch.bfloat16)
+    check_inputs(spec, xs, params, grad_outs, torch.bfloat16)
 
 
-@pytest.mark.parametrize("shape", [(37, 1024), (37, 1023)], ids=str)
+@pytest.mark.parametrize("shape", [(37, 1024), (37, 1023), (37, 4095)], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
 def test_misaligned_x_and_parameters(spec, device, shape):
-    # x, then the parameters, one element off a 16-byte boundary while the outputs are aligned: the
-    # kernels must read the rows and the parameters as they lie, whatever N.
-    eps = spec.default_eps
+    # x, then the parameters, then the bias alone, one element off a 16-byte boundary while the
+    # outputs are aligned: the kernels must read the rows and the parameters as they lie, whatever N
+    # (on CUDA, at 37 x 4095 the forward reads the parameters after the row's statistics, in loads as
+    # wide as both allow, or as each allows where they differ).
     xs, params, grad_outs = make_inputs(spec, shape, torch.bfloat16, device, requires_grad=True)
-    off_xs, off_params = [off_boundary(xs[0]), *xs[1:]], [off_boundary(p) for p in params]
-    for inputs, weights in ((off_xs, params), (xs, off_params)):
-        outputs = run(spec, inputs, weights, eps)
-        expected_outputs, expected_grads = reference_outputs(spec, inputs, weights, grad_outs, eps)
-        for output, expected in zip(outputs, expected_outputs, strict=True):
-            assert_close(output, expected, torch.bfloat16)
-        grads = torch.autograd.grad(outputs, [*inputs, *weights], grad_outs)
-        scales = gradient_scales(spec, inputs, weights, grad_outs, eps)
-        assert_grads_close(grads, expected_grads, scales, torch.bfloat16)
+    check_inputs(spec, [off_boundary(xs[0]), *xs[1:]], params, grad_outs, torch.bfloat16)
+    check_inputs(spec, xs, [off_boundary(p) for p in params], grad_outs, torch.bfloat16)
+    if len(params) > 1:
+        check_inputs(spec, xs, [params[0], off_boundary(params[1])], grad_outs, torch.bfloat16)
 
 
 @pytest.mark.parametrize("device", DEVICES)
