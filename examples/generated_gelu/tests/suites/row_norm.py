@@ -912,8 +912,8 @@ def test_misaligned_residual_and_gradient(spec, device):
 def test_misaligned_x_and_parameters(spec, device, shape):
     # x, then the parameters, then the bias alone, one element off a 16-byte boundary while the
     # outputs are aligned: the kernels must read the rows and the parameters as they lie, whatever N
-    # (on CUDA, at 37 x 4095 the forward reads the parameters after the row's statistics, in loads as
-    # wide as both allow, or as each allows where they differ).
+    # (on CUDA, at 37 x 4095 LayerNorm's forward reads the parameters after the row's statistics, in
+    # loads as wide as both allow, or, the bias alone moved, as each allows).
     xs, params, grad_outs = make_inputs(spec, shape, torch.bfloat16, device, requires_grad=True)
     check_inputs(spec, [off_boundary(xs[0]), *xs[1:]], params, grad_outs, torch.bfloat16)
     check_inputs(spec, xs, [off_boundary(p) for p in params], grad_outs, torch.bfloat16)

@@ -63,9 +63,11 @@ SANITIZER_SHAPES = [
 # on sm_90 and newer), at 33 x 16384 in the 16-bit types (512 threads) and in float32 and float64
 # (clusters); the 16-bit types at 5 x 8192 (256 threads) are still staged.
 SANITIZER_SMALLER_GPU = ({"ROW_NORM_SHARED_MEMORY_LIMIT": str(99 * 1024)}, [(5, 8192), (33, 16384)])
-# And with the backward capped to 3 row groups (ROW_NORM_BACKWARD_GROUPS), so that each walks several
+# And with the backward capped to 3 blocks (ROW_NORM_BACKWARD_GROUPS), so that row groups walk several
 # rows: in the workspace, whose rows start at different offsets from a vector boundary (9 x 300001),
-# and in registers, four rows a block in the 16-bit types (40 x 201) and a row a block (9 x 16383).
+# and in registers, four rows a block in the 16-bit types (40 x 201); at 9 x 16383 the 16-bit types'
+# grid is rounded up to 8 blocks of a row each (one walks two rows), float32 and float64 take
+# clusters.
 SANITIZER_FEW_GROUPS = ({"ROW_NORM_BACKWARD_GROUPS": "3"}, [(9, 300001), (40, 201), (9, 16383)])
 
 
