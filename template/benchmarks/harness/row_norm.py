@@ -13,6 +13,7 @@ residual add is compared with Liger's fused add + RMSNorm (LayerNorm with one ha
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import sys
 from collections.abc import Sequence
@@ -57,18 +58,26 @@ SANITIZER_SHAPES = [
     (1100, 300),
     (2, 300001),
 ]
-# Then, with a block's shared memory capped to that of GPUs with 99 KiB a block (row_norm/cuda.cuh
-# reads ROW_NORM_SHARED_MEMORY_LIMIT at each call), rows whose backward blocks then read their rows
-# without staging them: at 5 x 8192 in float32 (512 threads) and float64 (a cluster of two blocks
-# on sm_90 and newer), at 33 x 16384 in the 16-bit types (512 threads) and in float32 and float64
-# (clusters); the 16-bit types at 5 x 8192 (256 threads) are still staged.
-SANITIZER_SMALLER_GPU = ({"ROW_NORM_SHARED_MEMORY_LIMIT": str(99 * 1024)}, [(5, 8192), (33, 16384)])
-# And with the backward capped to 3 blocks (ROW_NORM_BACKWARD_GROUPS), so that row groups walk several
-# rows: in the workspace, whose rows start at different offsets from a vector boundary (9 x 300001),
-# and in registers, four rows a block in the 16-bit types (40 x 201); at 9 x 16383 the 16-bit types'
-# grid is rounded up to 8 blocks of a row each (one walks two rows), float32 and float64 take
-# clusters.
-SANITIZER_FEW_GROUPS = ({"ROW_NORM_BACKWARD_GROUPS": "3"}, [(9, 300001), (40, 201), (9, 16383)])
+
+
+def sanitizer_environments(spec) -> list[tuple[dict[str, str], list[tuple[int, int]]]]:
+    """Further shapes, each set under the test settings that the kernels read from the environment
+    (their names from the package's family module, as csrc/row_norm/cuda.cuh reads them)."""
+    family = importlib.import_module(f"{runner.PACKAGE}.families.row_norm")
+    return [
+        # With a block's shared memory capped to that of GPUs with 99 KiB a block, rows whose
+        # backward blocks then read their rows without staging them: at 5 x 8192 in float32 (512
+        # threads) and float64 (a cluster of two blocks on sm_90 and newer), at 33 x 16384 in the
+        # 16-bit types (512 threads) and in float32 and float64 (clusters); the 16-bit types at
+        # 5 x 8192 (256 threads) are still staged.
+        ({family.SHARED_MEMORY_LIMIT_VARIABLE: str(99 * 1024)}, [(5, 8192), (33, 16384)]),
+        # With the backward capped to 3 row groups, so that they walk several rows: in the
+        # workspace, whose rows start at different offsets from a vector boundary (9 x 300001), and
+        # in registers, four rows a block in the 16-bit types (40 x 201); at 9 x 16383 the 16-bit
+        # types' grid is rounded up to 8 blocks of a row each (one walks two rows), float32 and
+        # float64 take clusters.
+        ({family.BACKWARD_GROUPS_VARIABLE: "3"}, [(9, 300001), (40, 201), (9, 16383)]),
+    ]
 
 
 def make_parameters(spec, cols: int, dtype: torch.dtype, device: torch.device) -> runner.Inputs:
@@ -155,7 +164,7 @@ FAMILY = runner.Family(
         "liger_version": liger_version(),
     },
     sanitizer_shapes=SANITIZER_SHAPES,
-    sanitizer_environments=(SANITIZER_SMALLER_GPU, SANITIZER_FEW_GROUPS),
+    sanitizer_environments=sanitizer_environments,
     sanitizer_dtypes=(
         (torch.float32, torch.float32),
         (torch.bfloat16, torch.bfloat16),

@@ -22,7 +22,12 @@ import torch.autograd.forward_ad as fwAD
 from torch import nn
 
 import generated_gelu  # noqa: F401  (loads the library and registers the operators)
-from generated_gelu.families.row_norm import SPECS, Spec
+from generated_gelu.families.row_norm import (
+    BACKWARD_GROUPS_VARIABLE,
+    SHARED_MEMORY_LIMIT_VARIABLE,
+    SPECS,
+    Spec,
+)
 
 
 @pytest.fixture(scope="module")
@@ -300,7 +305,6 @@ def backward_kernels_staged(fn):
     return [name.split(">(")[0].split(", ")[-2] == "true" for name in names]
 
 
-LIMIT_VARIABLE = "ROW_NORM_SHARED_MEMORY_LIMIT"  # read by row_norm/cuda.cuh at each backward call
 SMALLER_GPU_BYTES = 99 * 1024  # shared memory a block on sm_86, sm_89 and sm_120
 STATIC_BYTES = 1024  # more than the backward kernel's own shared memory with float sums (544 bytes)
 
@@ -325,24 +329,15 @@ def test_backward_on_a_gpu_with_less_shared_memory(spec, dtype, shape, staging_k
     def fits(limit):
         return staging_kib * 1024 + STATIC_BYTES <= limit
 
-    monkeypatch.delenv(LIMIT_VARIABLE, raising=False)
+    monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
     optin = getattr(torch.cuda.get_device_properties(), "shared_memory_per_block_optin", None)  # torch 2.7+
     staged = backward_kernels_staged(lambda: check_against_reference(spec, "cuda", dtype, shape))
     if optin is not None and shape[0] == 300:  # rows of one block on any GPU (no cluster)
         assert staged == [fits(optin)]
-    monkeypatch.setenv(LIMIT_VARIABLE, str(SMALLER_GPU_BYTES))
+    monkeypatch.setenv(SHARED_MEMORY_LIMIT_VARIABLE, str(SMALLER_GPU_BYTES))
     staged = backward_kernels_staged(lambda: check_against_reference(spec, "cuda", dtype, shape))
     if optin is not None or not fits(SMALLER_GPU_BYTES):  # (else this GPU may have less still)
         assert staged == [fits(SMALLER_GPU_BYTES) and (optin is None or fits(optin))]
-    if shape[0] != 300:
-        return  # (without clusters, such rows are not held in registers: no staging to size)
-    for bad in ("99 KiB", "-1", " 1024"):
-        monkeypatch.setenv(LIMIT_VARIABLE, bad)
-        with pytest.raises(RuntimeError, match=f"{LIMIT_VARIABLE} must be a number of bytes"):
-            check_against_reference(spec, "cuda", dtype, shape)
-
-
-GROUPS_VARIABLE = "ROW_NORM_BACKWARD_GROUPS"  # read by row_norm/cuda.cuh at each backward call
 
 
 @CUDA
@@ -363,14 +358,47 @@ def test_backward_with_few_row_groups(spec, dtype, shape, groups, monkeypatch):
     # sums of the parameters' gradients over rows, in registers or in the workspace, and, where N is
     # not a multiple of the vector width, over rows that start at different offsets from a vector
     # boundary (in registers the grid's rows are rounded so that a group's rows start alike).
-    monkeypatch.setenv(GROUPS_VARIABLE, str(groups))
+    monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, str(groups))
     check_against_reference(spec, "cuda", dtype, shape)
-    if shape != (300, 4096):
-        return
-    for bad in ("0", "two", ""):
-        monkeypatch.setenv(GROUPS_VARIABLE, bad)
-        with pytest.raises(RuntimeError, match=f"{GROUPS_VARIABLE} must be a number of row groups"):
-            check_against_reference(spec, "cuda", dtype, shape)
+
+
+@CUDA
+@pytest.mark.parametrize(
+    "variable, value, message",
+    [
+        (SHARED_MEMORY_LIMIT_VARIABLE, "99 KiB", "must be a number of bytes, not '99 KiB'"),
+        (SHARED_MEMORY_LIMIT_VARIABLE, "-1", "must be a number of bytes, not '-1'"),
+        (SHARED_MEMORY_LIMIT_VARIABLE, " 1024", "must be a number of bytes, not ' 1024'"),
+        (BACKWARD_GROUPS_VARIABLE, "0", r"must be a number of row groups \(at least 1\), not '0'"),
+        (BACKWARD_GROUPS_VARIABLE, "two", r"must be a number of row groups \(at least 1\), not 'two'"),
+        (BACKWARD_GROUPS_VARIABLE, "", r"must be a number of row groups \(at least 1\), not ''"),
+    ],
+    ids=str,
+)
+def test_malformed_test_setting_is_refused(spec, variable, value, message, monkeypatch):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(RuntimeError, match=f"{variable} {message}"):
+        check_against_reference(spec, "cuda", torch.float32, (300, 4096))
+
+
+@CUDA
+@pytest.mark.parametrize("variable", [SHARED_MEMORY_LIMIT_VARIABLE, BACKWARD_GROUPS_VARIABLE])
+@pytest.mark.parametrize(
+    "value", [str(2**40), str(2**63), str(2**64 + 1), "9" * 30], ids=lambda value: f"{len(value)}_digits"
+)
+def test_test_setting_above_the_most_caps_nothing(spec, variable, value, monkeypatch):
+    # Caps beyond what the GPU allows, up to numbers past 64 bits, leave the kernels as they are
+    # unset; the backward kernels launched are the same, and the results right.
+    monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
+    monkeypatch.delenv(BACKWARD_GROUPS_VARIABLE, raising=False)
+    shape = (300, 16384)  # staged on GPUs with 227 KiB a block, row groups walking several rows
+
+    def run():
+        return backward_kernels_staged(lambda: check_against_reference(spec, "cuda", torch.bfloat16, shape))
+
+    expected = run()
+    monkeypatch.setenv(variable, value)
+    assert run() == expected
 
 
 @CUDA

@@ -121,11 +121,14 @@ class Family:
     # leaves out those that are not installed or not for that device.
     peers: Callable[[Any, torch.device], dict[str, Impl]] = lambda spec, device: {}
     meta: Callable[[Any], dict[str, Any]] = lambda spec: {}  # recorded in the JSON's meta
-    # compute-sanitizer's workload: shapes, and (x dtype, parameter dtype) pairs; then further shapes,
-    # each set under environment variables the kernels read (e.g. to take another code path).
+    # compute-sanitizer's workload: shapes, and (x dtype, parameter dtype) pairs; then, for an
+    # operator, further shapes, each set under environment variables the kernels read (e.g. to take
+    # another code path).
     sanitizer_shapes: Sequence[tuple[int, int]] = ()
     sanitizer_dtypes: Sequence[tuple[torch.dtype, torch.dtype]] = field(default_factory=tuple)
-    sanitizer_environments: Sequence[tuple[dict[str, str], Sequence[tuple[int, int]]]] = ()
+    sanitizer_environments: Callable[[Any], Sequence[tuple[dict[str, str], Sequence[tuple[int, int]]]]] = (
+        lambda spec: ()
+    )
 
 
 def load_spec(family: Family, op_name: str):
@@ -631,7 +634,7 @@ def sanitize(family: Family, op_name: str) -> None:
     inside a larger cached block (benchmarks/gpu_suite.py does).
     """
     spec = load_spec(family, op_name)
-    for environment, shapes in [({}, family.sanitizer_shapes), *family.sanitizer_environments]:
+    for environment, shapes in [({}, family.sanitizer_shapes), *family.sanitizer_environments(spec)]:
         with mock.patch.dict(os.environ, environment):  # restored afterwards
             for dtype, parameter_dtype in family.sanitizer_dtypes:
                 for rows, cols in shapes:

@@ -20,11 +20,11 @@
 // the thread writes grad_x and adds grad_out * x_hat (and grad_out) into the thread's own columns of
 // grad_weight (grad_bias), in registers. Each row group then writes its sums as one row of a float32
 // workspace, and a second kernel adds those rows column by column in a fixed order: the same bits on
-// every run on one GPU (the grid, and so the order, follows the GPU's size and its shared memory a
-// block, as ROW_NORM_SHARED_MEMORY_LIMIT caps it). Wider rows are split over a cluster, each block owning a
-// fixed slice of the columns of every row, so its sums stay in registers too; where clusters are not
-// available or do not suffice the sums are kept in the workspace instead (one row per block, x and grad_out
-// read again from L1 or L2 for grad_x).
+// every run on one GPU (the grid, and so the order, follows N, the GPU's size and its shared memory a
+// block, as ROW_NORM_SHARED_MEMORY_LIMIT caps it, and ROW_NORM_BACKWARD_GROUPS). Wider rows are split over a
+// cluster, each block owning a fixed slice of the columns of every row, so its sums stay in registers too;
+// where clusters are not available or do not suffice the sums are kept in the workspace instead (one row per
+// block, x and grad_out read again from L1 or L2 for grad_x).
 #pragma once
 
 #include <ATen/Dispatch.h>
@@ -44,6 +44,7 @@
 #include <initializer_list>
 #include <mutex>
 #include <numeric>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -377,8 +378,8 @@ __device__ __forceinline__ V load_vector(const V* p) {
 // the last whole vector, the row's edges (fewer than 2 kVec), are read one at a time, at most one a
 // thread; the parameters of a row's vectors, shifted by head against their own boundaries, are read
 // in the widest loads their address allows (load_unaligned). Before, such rows were read one element
-// at a time throughout: the bfloat16 RMSNorm forward at 8192 x 4095 ran at 23% of the copy rate in
-// call X11, 89% in call X12.
+// at a time throughout: the bfloat16 RMSNorm forward at 8192 x 4095 ran at 34% of the copy rate in
+// call X11, 91% in call X13.
 //
 // The elements before the first vector boundary at or after `row`.
 template <typename scalar_t, int kVec>
@@ -435,9 +436,7 @@ __device__ __forceinline__ int chunk_of(const param_t* first) {
   return address % 4 == 0 || sizeof(param_t) != 2 ? 4 : 2;
 }
 
-// load_unaligned_as with the chunk that `first` allows, decided at each load. (Up to 16-byte loads,
-// kWide, took the float32 backward's registers from 78 to 105 a thread, nvcc 13.0, sm_90a: it reads
-// in words; the example's benchmarks/results/runs/o/ptxas_*.txt.)
+// load_unaligned_as with the chunk that `first` allows, decided at each load.
 template <typename P, bool kWide, typename param_t>
 __device__ __forceinline__ P load_unaligned(const param_t* first) {
   switch (chunk_of<kWide>(first)) {
@@ -482,12 +481,23 @@ __device__ __forceinline__ void store_columns(T* p, const W& v) {
   }
 }
 
-// The same, as opmath_t.
-template <typename opmath_t, bool kShifted, typename param_t, int kVec, bool kWide = true>
+// Column vector j's kVec parameters as opmath_t, read as a vector of p (kChunk 0: rows that start on
+// a vector boundary), or (shifted rows) from column head + j kVec in loads of kChunk bytes (see
+// load_unaligned_as), or in the widest loads that each address allows (kChunk -1: up to 16 bytes if
+// kWide, else 4). A kernel decides the chunk once where all the rows it reads start alike, and builds
+// its loop for each: decided at each load (lab O2, H200), the bfloat16 LayerNorm forward at
+// 8192 x 4095 took 52.4 us, the float16 51.5; with a build for each chunk (call X12), 44.5 and 45.1.
+template <int kChunk, bool kWide, typename opmath_t, typename param_t, int kVec>
 __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int head, int64_t j,
                                                opmath_t (&out)[kVec]) {
-  core::load_opmath_by_words(load_parameter_vector<core::Vector<param_t, kVec>, kShifted, kWide>(p, head, j),
-                             out);
+  using P = core::Vector<param_t, kVec>;
+  if constexpr (kChunk == 0) {
+    core::load_opmath_by_words(load_vector(reinterpret_cast<const P*>(p) + j), out);
+  } else if constexpr (kChunk < 0) {
+    core::load_opmath_by_words(load_parameter_vector<P, true, kWide>(p, head, j), out);
+  } else {
+    core::load_opmath_by_words(load_unaligned_as<P, kChunk>(p + head + j * kVec), out);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,22 +693,11 @@ __device__ __forceinline__ void forward_rows(
     if constexpr (kBias) f += static_cast<opmath_t>(bias[edge - row_offset]);
     y[edge] = static_cast<scalar_t>(f);
   }
-  // The output pass. Parameters read here (not prefetched) in shifted rows: with the chunk the
-  // row's parameters allow (kChunk, one build of the pass for each) where weight and bias allow the
-  // same, else as each load allows (kChunk -1); kChunk 0: aligned vectors. With the chunk decided
-  // at each load (lab O2, H200), the bfloat16 LayerNorm forward at 8192 x 4095 took 52.4 us, the
-  // float16 51.5; with a build for each chunk (call X12), 44.5 and 45.1.
+  // The output pass, built for each chunk of the parameters' loads (see load_parameter): in shifted
+  // rows, the chunk the row's parameters allow where weight and bias allow the same, else decided at
+  // each load (kChunk -1); kChunk 0: aligned vectors.
   const auto normalize = [&](auto chunk_c) {
     constexpr int kChunk = decltype(chunk_c)::value;
-    const auto parameters = [&](const param_t* p, int64_t j, opmath_t(&out)[kVec]) {
-      if constexpr (kChunk == 0) {
-        load_parameter<opmath_t, false, param_t, kVec>(p, 0, j, out);
-      } else if constexpr (kChunk < 0) {
-        load_parameter<opmath_t, true, param_t, kVec>(p, head, j, out);
-      } else {
-        core::load_opmath_by_words(load_unaligned_as<P, kChunk>(p + head + j * kVec), out);
-      }
-    };
     V* y_row = reinterpret_cast<V*>(y + row * cols + head);
     for (int pass = 0; pass < passes; ++pass) {
       if (!kCached) load(pass, false);
@@ -715,8 +714,8 @@ __device__ __forceinline__ void forward_rows(
           core::load_opmath_by_words(w_items[i], w);
           if constexpr (kBias) forget(b_items[i]), core::load_opmath_by_words(b_items[i], b);
         } else {
-          parameters(weight, j, w);
-          if constexpr (kBias) parameters(bias, j, b);
+          load_parameter<kChunk, true>(weight, head, j, w);
+          if constexpr (kBias) load_parameter<kChunk, true>(bias, head, j, b);
         }
 #pragma unroll
         for (int e = 0; e < kVec; ++e) {
@@ -730,8 +729,10 @@ __device__ __forceinline__ void forward_rows(
   if (active) {
     if constexpr (kShifted && !kPrefetch) {
       const int chunk = chunk_of<true>(weight + head);
-      if (kBias && chunk_of<true>(bias + head) != chunk) {
-        normalize(std::integral_constant<int, -1>{});
+      bool mixed = false;  // weight and bias allow different chunks (then decided at each load)
+      if constexpr (kBias) mixed = chunk_of<true>(bias + head) != chunk;
+      if (mixed) {
+        if constexpr (kBias) normalize(std::integral_constant<int, -1>{});
       } else if (chunk == 16) {
         normalize(std::integral_constant<int, 16>{});
       } else if (chunk == 8) {
@@ -835,9 +836,10 @@ static_assert(staging_bytes<1>(kMaxRowThreads) <= 48 * 1024);
 // a block keeps reads in flight through the row's reductions and arithmetic, which a block that reads
 // each row when it gets to it does not.
 //
-// kShifted: see head_elements. With kInRegisters, the host makes the grid's rows a multiple of kVec,
-// so that every row a row group walks starts equally far from a vector boundary and the thread's
-// columns stay the same from row to row; the thread's edge column's sums are kept in registers too.
+// kShifted: see head_elements. With kInRegisters, where row groups walk several rows, the host makes
+// the grid's rows a multiple of kVec / gcd(kVec, N), so that every row a row group walks starts
+// equally far from a vector boundary and the thread's columns stay the same from row to row; the
+// thread's edge column's sums are kept in registers too.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kInRegisters, bool kStaged, bool kShifted>
 __global__ void __launch_bounds__(kMaxRowThreads)
@@ -875,6 +877,12 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   opmath_t acc_b[kInRegisters && kBias ? kItems : 1][kVec] = {};
   opmath_t edge_w = 0, edge_b = 0;  // the sums of this thread's edge column (kShifted, kInRegisters)
   if (kInRegisters) passes = 1;
+  // The weight's loads (see load_parameter): in shifted rows in 4-byte words, as each address allows.
+  // (ptxas, nvcc 13.0, sm_90a: up to 16 bytes took the float32 kernel from 78 to 105 registers a
+  // thread; a build for each chunk of a row group's rows, which in registers all start alike, made
+  // the staged 16-bit LayerNorm kernels spill 116 to 212 bytes a thread (before: at most 4). The example's
+  // benchmarks/results/runs/o/ptxas_*.txt and runs/s/ptxas_chunk_per_group.txt.)
+  constexpr int kChunk = kShifted ? -1 : 0;
   // Where row r's vectors start, and how many whole vectors it has (kShifted: see head_elements).
   const auto head_of = [&](int64_t r) { return kShifted ? head_elements<scalar_t, kVec>(x + r * cols) : 0; };
   const auto col_vecs_of = [&](int head) { return (cols - head) / kVec; };
@@ -973,7 +981,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         opmath_t f[kVec], g[kVec], w[kVec];
         core::load_opmath(x_at(i, j), f);
         core::load_opmath(dy_at(i, j), g);
-        load_parameter<opmath_t, kShifted, param_t, kVec, false>(weight, head, j, w);
+        load_parameter<kChunk, false>(weight, head, j, w);
 #pragma unroll
         for (int e = 0; e < kVec; ++e) add_terms(sums, f[e], g[e], w[e]);
       }
@@ -1012,7 +1020,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           opmath_t f[kVec], g[kVec], w[kVec];
           core::load_opmath(x_at(i, j), f);
           core::load_opmath(dy_at(i, j), g);
-          load_parameter<opmath_t, kShifted, param_t, kVec, false>(weight, head, j, w);
+          load_parameter<kChunk, false>(weight, head, j, w);
           opmath_t out[kVec];
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
@@ -1246,24 +1254,6 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
   return std::max(clusters, 1);
 }
 
-// grad (a parameter's gradient) = the sum of the `count` rows of `sums` (float, count x cols).
-template <typename param_t, typename opmath_t>
-void sum_rows(const at::Tensor& sums, at::Tensor& grad, int64_t count, int64_t cols, cudaStream_t stream) {
-  const auto run = [&](auto rows_in_flight_c) {
-    constexpr int kRowsInFlight = decltype(rows_in_flight_c)::value;
-    const int64_t blocks = (cols + kSumColumns - 1) / kSumColumns;
-    sum_rows_kernel<param_t, opmath_t, kRowsInFlight>
-        <<<static_cast<unsigned>(blocks), dim3(kSumColumns, kRowsInFlight), 0, stream>>>(
-            sums.const_data_ptr<opmath_t>(), grad.mutable_data_ptr<param_t>(), count, cols);
-    C10_CUDA_KERNEL_LAUNCH_CHECK();
-  };
-  if (count >= kManySumRows) {
-    run(std::integral_constant<int, kManySumRowsInFlight>{});
-  } else {
-    run(std::integral_constant<int, kSumRowsInFlight>{});
-  }
-}
-
 // Environment variables for the tests, read at each backward call: caps on the shared memory a
 // block of the backward may take, in bytes (to test, on a GPU with more, the path that GPUs with less
 // take), and on the backward's row groups (so that each walks many rows, as on a smaller GPU or with
@@ -1271,15 +1261,94 @@ void sum_rows(const at::Tensor& sums, at::Tensor& grad, int64_t count, int64_t c
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
 constexpr const char* kBackwardGroupsVariable = "ROW_NORM_BACKWARD_GROUPS";
 
-// The number `variable` holds (digits only, at least `least`), or `otherwise` where it is not set.
+// The number `variable` holds (digits only, at least `least`; a cap above `otherwise`, the most
+// there is, caps nothing: `otherwise` then), or `otherwise` where it is not set.
 inline uint64_t environment_cap(const char* variable, const char* unit, uint64_t least, uint64_t otherwise) {
   const char* text = std::getenv(variable);
   if (text == nullptr) return otherwise;
   char* end = nullptr;
-  const unsigned long long value = std::strtoull(text, &end, 10);
+  const unsigned long long value = std::strtoull(text, &end, 10);  // ULLONG_MAX past its range
   TORCH_CHECK(text[0] >= '0' && text[0] <= '9' && *end == '\0' && value >= least, variable,
-              " must be a number of ", unit, (least > 0 ? " (at least 1)" : ""), ", not '", text, "'");
-  return value;
+              " must be a number of ", unit, (least > 0 ? " (at least " + std::to_string(least) + ")" : ""),
+              ", not '", text, "'");
+  return std::min<uint64_t>(value, otherwise);
+}
+
+// How a row is laid over the threads: `cluster` blocks a row, each a slice of it (1: the whole row),
+// the threads of a slice and rows of a block (geometry), and `passes` over a slice (1 where it is
+// held in registers).
+struct RowLayout {
+  RowGeometry geometry;
+  int cluster;
+  int passes;
+};
+
+// Calls f(integral_constant<kItems>, bool_constant<kWhole>, RowLayout) for rows of `cols` elements
+// read `width` at a time, at `items` vectors a thread as pick_items or pick_forward_items gave them;
+// where a row needs more than one block's registers hold (items 0), at kMost vectors a thread on a
+// cluster of blocks where one of up to kMaxCluster suffices (pick_cluster) and `cluster_kernel` can
+// be launched in clusters (kernel_has_clusters, with its cache `has_clusters`), else in several
+// passes (kWhole false).
+template <int kMost, int kClusterThreads, typename Kernel, typename F>
+void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel,
+                   std::atomic<int>* has_clusters, F&& f) {
+  const int64_t col_vecs = cols / width.vec;  // (shifted rows have this many or one fewer)
+  int cluster = 1;
+  if (items == 0) {
+    const int split = pick_cluster(col_vecs, kMost, kClusterThreads);
+    if (split > 1 && kernel_has_clusters(cluster_kernel, has_clusters)) {
+      cluster = split;
+      items = kMost;
+    }
+  }
+  dispatch_items<kMost>(items, [&](auto items_c, auto whole_c) {
+    constexpr int kItems = decltype(items_c)::value;
+    const int64_t slice = (col_vecs + cluster - 1) / cluster;
+    const RowGeometry g = make_row_geometry(slice, kItems);
+    const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
+    TORCH_INTERNAL_ASSERT(!width.shifted || g.row_threads >= 2 * width.vec,
+                          "a row's edges need a thread each");
+    f(items_c, whole_c, RowLayout{g, cluster, static_cast<int>((slice + per_pass - 1) / per_pass)});
+  });
+}
+
+// The backward's grid, in row groups (blocks, or clusters, of rows_per_block rows each): as many as the
+// device holds at once (`resident`), at most kMaxBlocksPerSM a multiprocessor and one a row, and no
+// more than ROW_NORM_BACKWARD_GROUPS. shifted_vec: the vector width of shifted rows held in registers,
+// else 1; where such row groups walk several rows, the grid's rows are a multiple of
+// kVec / gcd(kVec, N), so that each group's rows start equally far from a vector boundary (groups
+// without rows write zeros).
+inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int rows_per_block,
+                               int shifted_vec) {
+  const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();
+  const int64_t cap = static_cast<int64_t>(environment_cap(kBackwardGroupsVariable, "row groups", 1, most));
+  int64_t groups = std::min({resident, most, cap, (rows + rows_per_block - 1) / rows_per_block});
+  const int64_t need = shifted_vec / std::gcd<int64_t>(shifted_vec, cols);  // rows apart that start alike
+  if (rows > groups * rows_per_block && need > 1) {
+    const int64_t multiple = need / std::gcd<int64_t>(need, rows_per_block);
+    groups = std::max<int64_t>(1, groups / multiple) * multiple;
+  }
+  return groups;
+}
+
+// grad (a parameter's gradient) = the sum of the `count` rows of `sums` (float, count x cols). (A
+// pointer, not a view of the workspace: each view or select is a call through the dispatcher, host
+// time that a backward of few rows, whose time the host sets, would spend.)
+template <typename param_t, typename opmath_t>
+void sum_rows(const opmath_t* sums, at::Tensor& grad, int64_t count, int64_t cols, cudaStream_t stream) {
+  const auto run = [&](auto rows_in_flight_c) {
+    constexpr int kRowsInFlight = decltype(rows_in_flight_c)::value;
+    const int64_t blocks = (cols + kSumColumns - 1) / kSumColumns;
+    sum_rows_kernel<param_t, opmath_t, kRowsInFlight>
+        <<<static_cast<unsigned>(blocks), dim3(kSumColumns, kRowsInFlight), 0, stream>>>(
+            sums, grad.mutable_data_ptr<param_t>(), count, cols);
+    C10_CUDA_KERNEL_LAUNCH_CHECK();
+  };
+  if (count >= kManySumRows) {
+    run(std::integral_constant<int, kManySumRowsInFlight>{});
+  } else {
+    run(std::integral_constant<int, kSumRowsInFlight>{});
+  }
 }
 
 // Whether a block of `kernel` may take `bytes` of dynamic shared memory on the current device, beside
@@ -1348,35 +1417,24 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
       dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
         constexpr bool kShifted = decltype(shifted_c)::value;
-        const int64_t col_vecs = cols / kVec;
-        int items = pick_forward_items(rows, col_vecs);
-        int cluster = 1;
-        if (items == 0) {
-          static core::OccupancyCache has_clusters{};
-          const int split = pick_cluster(col_vecs, kForwardItems, kForwardClusterThreads);
-          const auto kernel =
-              forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true, kShifted>();
-          if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
-            cluster = split;
-            items = kForwardItems;
-          }
-        }
-        dispatch_items<kForwardItems>(items, [&](auto items_c, auto cached_c) {
+        static core::OccupancyCache has_clusters{};
+        const auto launch_rows = [&](auto items_c, auto cached_c, const RowLayout& layout) {
           constexpr int kItems = decltype(items_c)::value;
           constexpr bool kCached = decltype(cached_c)::value;
-          const int64_t slice = (col_vecs + cluster - 1) / cluster;
-          const RowGeometry g = make_row_geometry(slice, kItems);
-          const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
-          const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
+          const RowGeometry& g = layout.geometry;
+          const int cluster = layout.cluster;
           const int64_t blocks = (rows + g.rows_per_block - 1) / g.rows_per_block * cluster;
-          TORCH_INTERNAL_ASSERT(!kShifted || g.row_threads >= 2 * kVec, "a row's edges need a thread each");
           launch(forward_kernel_for<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(), blocks,
                  g.block_threads(), 0, stream, cluster, x.const_data_ptr<scalar_t>(),
                  static_cast<const scalar_t*>(data(residual)), weight.const_data_ptr<param_t>(), bias_data,
                  y.mutable_data_ptr<scalar_t>(),
                  residual_out.defined() ? residual_out.mutable_data_ptr<scalar_t>() : nullptr, rows, cols,
-                 g.row_threads, passes, cluster, static_cast<opmath_t>(eps));
-        });
+                 g.row_threads, layout.passes, cluster, static_cast<opmath_t>(eps));
+        };
+        dispatch_rows<kForwardItems, kForwardClusterThreads>(
+            cols, width, pick_forward_items(rows, cols / kVec),
+            forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true, kShifted>(),
+            has_clusters.data(), launch_rows);
       });
     });
   });
@@ -1417,26 +1475,12 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
       dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
         constexpr bool kShifted = decltype(shifted_c)::value;
-        const int64_t col_vecs = cols / kVec;
-        int items = pick_items(col_vecs, kBackwardItems);
-        int cluster = 1;
-        if (items == 0) {
-          static core::OccupancyCache has_clusters{};
-          const int split = pick_cluster(col_vecs, kBackwardItems, kBackwardClusterThreads);
-          const auto kernel =
-              backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, false, kShifted>;
-          if (split > 1 && kernel_has_clusters(kernel, has_clusters.data())) {
-            cluster = split;
-            items = kBackwardItems;
-          }
-        }
-        dispatch_items<kBackwardItems>(items, [&](auto items_c, auto in_registers_c) {
+        static core::OccupancyCache has_clusters{};
+        const auto launch_rows = [&](auto items_c, auto in_registers_c, const RowLayout& layout) {
           constexpr int kItems = decltype(items_c)::value;
           constexpr bool kInRegisters = decltype(in_registers_c)::value;
-          const int64_t slice = (col_vecs + cluster - 1) / cluster;
-          const RowGeometry g = make_row_geometry(slice, kItems);
-          const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
-          const int passes = static_cast<int>((slice + per_pass - 1) / per_pass);
+          const RowGeometry& g = layout.geometry;
+          const int cluster = layout.cluster;
           const auto run = [&](auto staged_c) {
             constexpr bool kStaged = decltype(staged_c)::value;
             const auto kernel =
@@ -1446,9 +1490,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
               static core::OccupancyCache smem_allowed{};
               allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
             }
-            // The grid: as many blocks (clusters) as the device holds at once, at most kMaxBlocksPerSM
-            // a multiprocessor, each a row group (a block of clusters) at a time; the count the
-            // device holds depends on the block's size, one cache each.
+            // The blocks (clusters) the device holds at once, which depends on the block's size: one
+            // cache each.
             int64_t resident;
             if (cluster > 1) {
               resident = max_active_clusters(kernel, g.block_threads(), smem, cluster);
@@ -1459,20 +1502,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                              kernel, g.block_threads(), smem, blocks_per_sm_cache[size_index].data())) *
                          core::multiprocessor_count();
             }
-            const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();
-            const int64_t cap =
-                static_cast<int64_t>(environment_cap(kBackwardGroupsVariable, "row groups", 1, most));
-            int64_t groups =
-                std::min({resident, most, cap, (rows + g.rows_per_block - 1) / g.rows_per_block});
-            const int64_t need = kVec / std::gcd<int64_t>(kVec, cols);  // rows apart that start alike
-            if (kShifted && kInRegisters && rows > groups * g.rows_per_block && need > 1) {
-              // Groups that walk several rows: the grid's rows a multiple of `need`, so that each row
-              // group's rows start equally far from a vector boundary (groups without rows write
-              // zeros).
-              const int64_t multiple = need / std::gcd<int64_t>(need, g.rows_per_block);
-              groups = std::max<int64_t>(1, groups / multiple) * multiple;
-            }
-            TORCH_INTERNAL_ASSERT(!kShifted || g.row_threads >= 2 * kVec, "a row's edges need a thread each");
+            const int64_t groups =
+                backward_groups(resident, rows, cols, g.rows_per_block, kShifted && kInRegisters ? kVec : 1);
             const int64_t partial_rows = groups * g.rows_per_block;
             const int64_t params = Norm<float>::kBias ? 2 : 1;
             const at::Tensor partial = at::empty(
@@ -1482,14 +1513,14 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                    grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
                    x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
                    grad_x.mutable_data_ptr<scalar_t>(), partial.mutable_data_ptr<opmath_t>(), rows, cols,
-                   g.row_threads, passes, cluster, static_cast<opmath_t>(eps));
+                   g.row_threads, layout.passes, cluster, static_cast<opmath_t>(eps));
             // Every row of the workspace is written: in registers, each row group writes its row, rows
             // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
             // row group) has at least one row.
-            const at::Tensor sums = partial.view({params, partial_rows * cols});
-            sum_rows<param_t, opmath_t>(sums[0], grad_weight, partial_rows, cols, stream);
+            const opmath_t* sums = partial.const_data_ptr<opmath_t>();
+            sum_rows<param_t, opmath_t>(sums, grad_weight, partial_rows, cols, stream);
             if constexpr (Norm<float>::kBias)
-              sum_rows<param_t, opmath_t>(sums[1], grad_bias, partial_rows, cols, stream);
+              sum_rows<param_t, opmath_t>(sums + partial_rows * cols, grad_bias, partial_rows, cols, stream);
           };
           // Staged where the vectors are 16 bytes and the block's staging fits in the shared memory
           // the GPU gives a block (at one vector a thread it always does).
@@ -1509,7 +1540,11 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
           } else {
             run(std::false_type{});
           }
-        });
+        };
+        dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
+            cols, width, pick_items(cols / kVec, kBackwardItems),
+            backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, false, kShifted>,
+            has_clusters.data(), launch_rows);
       });
     });
   });
