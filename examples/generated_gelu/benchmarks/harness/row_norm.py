@@ -13,7 +13,6 @@ residual add is compared with Liger's fused add + RMSNorm (LayerNorm with one ha
 
 from __future__ import annotations
 
-import importlib
 import importlib.metadata
 import sys
 from collections.abc import Sequence
@@ -62,8 +61,8 @@ SANITIZER_SHAPES = [
 
 def sanitizer_environments(spec) -> list[tuple[dict[str, str], list[tuple[int, int]]]]:
     """Further shapes, each set under the test settings that the kernels read from the environment
-    (their names from the package's family module, as csrc/row_norm/cuda.cuh reads them)."""
-    family = importlib.import_module(f"{runner.PACKAGE}.families.row_norm")
+    (their names from the package's family module, spec's, as csrc/row_norm/cuda.cuh reads them)."""
+    family = sys.modules[type(spec).__module__]
     return [
         # With a block's shared memory capped to that of GPUs with 99 KiB a block, rows whose
         # backward blocks then read their rows without staging them: at 5 x 8192 in float32 (512

@@ -376,6 +376,8 @@ def test_backward_with_few_row_groups(spec, dtype, shape, groups, monkeypatch):
     ids=str,
 )
 def test_malformed_test_setting_is_refused(spec, variable, value, message, monkeypatch):
+    # float32 rows of 4096 are held in registers at four vectors a thread: a backward that reads both
+    # variables (the shared memory cap only where a block could stage its rows).
     monkeypatch.setenv(variable, value)
     with pytest.raises(RuntimeError, match=f"{variable} {message}"):
         check_against_reference(spec, "cuda", torch.float32, (300, 4096))
@@ -388,17 +390,29 @@ def test_malformed_test_setting_is_refused(spec, variable, value, message, monke
 )
 def test_test_setting_above_the_most_caps_nothing(spec, variable, value, monkeypatch):
     # Caps beyond what the GPU allows, up to numbers past 64 bits, leave the kernels as they are
-    # unset; the backward kernels launched are the same, and the results right.
+    # unset: the same backward kernels (staged or not) on the same grid, whose parameter gradients
+    # (sums over the row groups in a fixed order) then have the same bits; float32, so that no
+    # rounding to a 16-bit type could hide another grid's order.
     monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
     monkeypatch.delenv(BACKWARD_GROUPS_VARIABLE, raising=False)
-    shape = (300, 16384)  # staged on GPUs with 227 KiB a block, row groups walking several rows
+    shape = (300, 8192)  # staged on GPUs with 227 KiB a block, row groups walking several rows
+    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
 
-    def run():
-        return backward_kernels_staged(lambda: check_against_reference(spec, "cuda", torch.bfloat16, shape))
+    def gradients():
+        grads = []
 
-    expected = run()
+        def backward():
+            outputs = run(spec, xs, params, spec.default_eps)
+            grads.extend(torch.autograd.grad(outputs, [*xs, *params], grad_outs))
+
+        return backward_kernels_staged(backward), grads
+
+    expected_staged, expected = gradients()
     monkeypatch.setenv(variable, value)
-    assert run() == expected
+    staged, grads = gradients()
+    assert staged == expected_staged
+    for index, (grad, want) in enumerate(zip(grads, expected, strict=True)):
+        assert torch.equal(grad, want), f"gradient {index} differs with {variable}={value}"
 
 
 @CUDA

@@ -484,8 +484,9 @@ __device__ __forceinline__ void store_columns(T* p, const W& v) {
 // Column vector j's kVec parameters as opmath_t, read as a vector of p (kChunk 0: rows that start on
 // a vector boundary), or (shifted rows) from column head + j kVec in loads of kChunk bytes (see
 // load_unaligned_as), or in the widest loads that each address allows (kChunk -1: up to 16 bytes if
-// kWide, else 4). A kernel decides the chunk once where all the rows it reads start alike, and builds
-// its loop for each: decided at each load (lab O2, H200), the bfloat16 LayerNorm forward at
+// kWide, else 4-byte words, shifted words for 2-byte parameters 2 bytes off a word). The forward
+// decides the chunk once a row and builds its output pass for each; the backward decides at each
+// load (see backward_kernel). Decided at each load (lab O2, H200), the bfloat16 LayerNorm forward at
 // 8192 x 4095 took 52.4 us, the float16 51.5; with a build for each chunk (call X12), 44.5 and 45.1.
 template <int kChunk, bool kWide, typename opmath_t, typename param_t, int kVec>
 __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int head, int64_t j,
@@ -697,7 +698,7 @@ __device__ __forceinline__ void forward_rows(
   // rows, the chunk the row's parameters allow where weight and bias allow the same, else decided at
   // each load (kChunk -1); kChunk 0: aligned vectors.
   const auto normalize = [&](auto chunk_c) {
-    constexpr int kChunk = decltype(chunk_c)::value;
+    [[maybe_unused]] constexpr int kChunk = decltype(chunk_c)::value;  // (unused where prefetched)
     V* y_row = reinterpret_cast<V*>(y + row * cols + head);
     for (int pass = 0; pass < passes; ++pass) {
       if (!kCached) load(pass, false);
@@ -1254,10 +1255,11 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
   return std::max(clusters, 1);
 }
 
-// Environment variables for the tests, read at each backward call: caps on the shared memory a
-// block of the backward may take, in bytes (to test, on a GPU with more, the path that GPUs with less
-// take), and on the backward's row groups (so that each walks many rows, as on a smaller GPU or with
-// many more rows).
+// Environment variables for the tests (families/row_norm.py names them for Python), read by each
+// backward call: caps on the shared memory a block of the backward may take, in bytes (to test, on a
+// GPU with more, the path that GPUs with less take; read where a block could stage its rows), and on
+// the backward's row groups (so that each walks many rows, as on a smaller GPU or with many more
+// rows).
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
 constexpr const char* kBackwardGroupsVariable = "ROW_NORM_BACKWARD_GROUPS";
 
@@ -1313,11 +1315,11 @@ void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel,
 }
 
 // The backward's grid, in row groups (blocks, or clusters, of rows_per_block rows each): as many as the
-// device holds at once (`resident`), at most kMaxBlocksPerSM a multiprocessor and one a row, and no
-// more than ROW_NORM_BACKWARD_GROUPS. shifted_vec: the vector width of shifted rows held in registers,
-// else 1; where such row groups walk several rows, the grid's rows are a multiple of
-// kVec / gcd(kVec, N), so that each group's rows start equally far from a vector boundary (groups
-// without rows write zeros).
+// device holds at once (`resident`), at most kMaxBlocksPerSM a multiprocessor, no more than the rows
+// fill, and no more than ROW_NORM_BACKWARD_GROUPS. shifted_vec: the vector width of shifted rows held in
+// registers, else 1; where such row groups walk several rows, the grid's rows are a multiple of kVec /
+// gcd(kVec, N), so that each group's rows start equally far from a vector boundary (groups without rows write
+// zeros).
 inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int rows_per_block,
                                int shifted_vec) {
   const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();
@@ -1366,8 +1368,7 @@ bool dynamic_shared_memory_fits(Kernel kernel, size_t bytes, std::atomic<int>* c
     cache[device].store(static_bytes + 1, std::memory_order_relaxed);
   }
   const size_t optin = at::cuda::getCurrentDeviceProperties()->sharedMemPerBlockOptin;
-  const size_t limit =
-      std::min<uint64_t>(optin, environment_cap(kSharedMemoryLimitVariable, "bytes", 0, optin));
+  const size_t limit = environment_cap(kSharedMemoryLimitVariable, "bytes", 0, optin);  // at most optin
   return static_cast<size_t>(static_bytes) + bytes <= limit;
 }
 
