@@ -171,7 +171,8 @@ def _source_line(suite: dict, bench: dict) -> str:
         f"({_floor_wording(meta)}) at the device-to-device copy "
         "rate measured in the same run, over the device time of each implementation's kernels (calls "
         "replayed from a CUDA graph, without the host's launch time). Where the copy itself takes under "
-        "20 us the host's launch time sets the pace and no percentage is shown ('host-bound'). "
+        "20 us (timed in a batch of copies or in a CUDA graph) the host's launch time sets the "
+        "pace and no percentage is shown ('host-bound'). "
         f"{sources_statement(suite)}"
     )
 
@@ -546,8 +547,9 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         "the same run, over "
         "the device time of each implementation's kernels (calls replayed from a CUDA graph). 'vs X, "
         "device' = X's device time over ours (above 1: ours is faster). 'ours per call' = median time of "
-        "one call as a program sees it. Where the copy itself takes under 20 us the host's launch time sets "
-        "the pace and no percentage is shown ('host-bound'). Peak memory: what one forward+backward "
+        "one call as a program sees it. Where the copy itself takes under 20 us (timed in a batch of "
+        "copies or in a CUDA graph) the host's launch time sets the "
+        "pace and no percentage is shown ('host-bound'). Peak memory: what one forward+backward "
         "allocates beyond its inputs.",
         "",
         *_row_norm_table(results, results),

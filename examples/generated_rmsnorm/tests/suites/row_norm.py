@@ -385,17 +385,19 @@ def test_malformed_test_setting_is_refused(spec, variable, value, message, monke
 
 @CUDA
 @pytest.mark.parametrize("variable", [SHARED_MEMORY_LIMIT_VARIABLE, BACKWARD_GROUPS_VARIABLE])
+# Rows staged at 512 threads a row, one block a multiprocessor (fewer row groups than the cap's
+# default); short rows, 16 a block, as many row groups as the default cap (8 a multiprocessor).
+@pytest.mark.parametrize("shape", [(300, 8192), (40000, 24)], ids=str)
 @pytest.mark.parametrize(
     "value", [str(2**40), str(2**63), str(2**64 + 1), "9" * 30], ids=lambda value: f"{len(value)}_digits"
 )
-def test_test_setting_above_the_most_caps_nothing(spec, variable, value, monkeypatch):
+def test_test_setting_above_the_most_caps_nothing(spec, variable, value, shape, monkeypatch):
     # Caps beyond what the GPU allows, up to numbers past 64 bits, leave the kernels as they are
     # unset: the same backward kernels (staged or not) on the same grid, whose parameter gradients
     # (sums over the row groups in a fixed order) then have the same bits; float32, so that no
     # rounding to a 16-bit type could hide another grid's order.
     monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
     monkeypatch.delenv(BACKWARD_GROUPS_VARIABLE, raising=False)
-    shape = (300, 8192)  # staged on GPUs with 227 KiB a block, row groups walking several rows
     xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
 
     def gradients():
