@@ -111,6 +111,16 @@ constexpr int kWarpRowsPerSM = 8;
 constexpr int kStages = 2;
 constexpr int kStagedTensors = 2;
 static_assert(kStages >= 2, "a row is worked on in one stage while the next is copied into another");
+// A staged backward kernel reads the weight of the thread's columns once, into registers, where it
+// takes at most kHeldWeightBytes a thread (not a float32 weight with a 16-bit x at four vectors a
+// thread: 128 bytes), rather than in both passes over every row: the staging leaves an SM little L1
+// cache, and the weight's reads missed it (lab T1 of the example's benchmarks/results/runs/, Nsight
+// Compute: the float32 RMSNorm backward at 32768 x 4096 had 26% L1 hits and waited on them 8.3 of its
+// 15.6 cycles a warp instruction). Lab T2 (H200, forward+backward): float32 RMSNorm at 4096 x 16384
+// 374 us against 440, at 32768 x 4096 685 against 723; bfloat16 LayerNorm at 32768 x 4096 365 against
+// 394. (Read before each row's wait instead, the weight took more registers and saved less: 437 and
+// 698 us.)
+constexpr int kHeldWeightBytes = 64;
 
 // How the threads of a block share its rows: row_threads threads a row (a power of two up to a warp,
 // else a multiple of the warp and one row a block), rows_per_block rows a block.
@@ -139,10 +149,18 @@ inline RowGeometry make_row_geometry(int64_t col_vecs, int items) {
 // thread than one vector each on more threads: at 32768 x 4096 in bfloat16 on an H200 (lab RN1 of
 // the example's benchmarks/results/runs/), one vector a thread on 512 threads took the RMSNorm
 // forward to 53% of the copy rate, four vectors on 256 threads in float32 to 99%.
+// Where the rows are no more than the GPU's multiprocessors, which they leave mostly idle, a call
+// takes as long as one row does: a row then takes up to kMaxRowThreads threads first, so that each
+// does less. Lab T2 of the example's benchmarks/results/runs/ (H200, bfloat16, 16 x 4096, one vector
+// a thread on 512 threads against four on 128): the LayerNorm forward took 3.08 us against 3.50 (its
+// weight and bias then fit the registers, see kPrefetchParameterBytes), its forward+backward 10.66
+// against 11.61; the RMSNorm forward+backward 9.02 against 9.14, its forward 2.21 against 2.16.
 constexpr int kPreferredRowThreads = 256;
 
-inline int pick_items(int64_t col_vecs, int most) {
+inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
+  const bool few_rows = rows <= core::multiprocessor_count();
   for (int threads : {kPreferredRowThreads, kMaxRowThreads}) {
+    if (few_rows && threads < kMaxRowThreads) continue;
     for (int items : {1, 4, most}) {
       if (col_vecs <= static_cast<int64_t>(items) * threads) return items;
     }
@@ -163,7 +181,7 @@ inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
                          col_vecs <= static_cast<int64_t>(kForwardItems) * core::kWarp &&
                          rows >= static_cast<int64_t>(kWarpRowsPerSM) * core::multiprocessor_count();
   if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
-  return pick_items(col_vecs, kForwardItems);
+  return pick_items(rows, col_vecs, kForwardItems);
 }
 
 // The cluster size that splits a row of `col_vecs` vectors into slices of at most `items` vectors a
@@ -883,12 +901,36 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // thread; a build for each chunk of a row group's rows, which in registers all start alike, made
   // the staged 16-bit LayerNorm kernels spill 116 to 212 bytes a thread (before: at most 4). The example's
   // benchmarks/results/runs/o/ptxas_*.txt and runs/s/ptxas_chunk_per_group.txt.)
-  constexpr int kChunk = kShifted ? -1 : 0;
+  [[maybe_unused]] constexpr int kChunk = kShifted ? -1 : 0;  // (unused where the weight is held)
   // Where row r's vectors start, and how many whole vectors it has (kShifted: see head_elements).
   const auto head_of = [&](int64_t r) { return kShifted ? head_elements<scalar_t, kVec>(x + r * cols) : 0; };
   const auto col_vecs_of = [&](int head) { return (cols - head) / kVec; };
   const auto column = [&](int pass, int i) {
     return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
+  };
+  // The weight of the thread's columns, read once where the kernel holds it (see kHeldWeightBytes): a
+  // staged kernel keeps its sums in registers (kInRegisters), so every row a thread works on has the
+  // same columns (shifted rows too, see below).
+  using P = core::Vector<param_t, kVec>;
+  constexpr bool kHeldWeight = kStaged && kItems * sizeof(P) <= kHeldWeightBytes;
+  P held_w[kHeldWeight ? kItems : 1];
+  if constexpr (kHeldWeight) {
+    const int head = head_of(block_index * rows_per_block + group);
+    const int64_t col_vecs = col_vecs_of(head);
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      if (column(0, i) < col_vecs)
+        held_w[i] = load_parameter_vector<P, kShifted, false>(weight, head, column(0, i));
+    }
+  }
+  // The weight of column vector j (the thread's vector i), as opmath_t.
+  const auto weight_at = [&](int i, int head, int64_t j, opmath_t(&w)[kVec]) {
+    if constexpr (kHeldWeight) {
+      forget(held_w[i]);
+      core::load_opmath_by_words(held_w[i], w);
+    } else {
+      load_parameter<kChunk, false>(weight, head, j, w);
+    }
   };
   // This thread's staged vector i of tensor (0: x, 1: grad_out) in stage s.
   const auto staged = [&](int s, int tensor, int i) {
@@ -982,7 +1024,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         opmath_t f[kVec], g[kVec], w[kVec];
         core::load_opmath(x_at(i, j), f);
         core::load_opmath(dy_at(i, j), g);
-        load_parameter<kChunk, false>(weight, head, j, w);
+        weight_at(i, head, j, w);
 #pragma unroll
         for (int e = 0; e < kVec; ++e) add_terms(sums, f[e], g[e], w[e]);
       }
@@ -1021,7 +1063,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           opmath_t f[kVec], g[kVec], w[kVec];
           core::load_opmath(x_at(i, j), f);
           core::load_opmath(dy_at(i, j), g);
-          load_parameter<kChunk, false>(weight, head, j, w);
+          weight_at(i, head, j, w);
           opmath_t out[kVec];
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
@@ -1107,13 +1149,16 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   }
 }
 
-// grad = the sum of the workspace's `count` rows of `cols` columns, in row order for each column
-// (kRowsInFlight threads a column take every kRowsInFlight-th row, then their sums are added in a
-// fixed order), rounded to the parameter's dtype.
+// Each parameter's gradient (grad_weight, then grad_bias: blockIdx.y) = the sum of its `count` rows
+// of `cols` columns in the workspace, in row order for each column (kRowsInFlight threads a column
+// take every kRowsInFlight-th row, then their sums are added in a fixed order), rounded to the
+// parameter's dtype. One launch for both parameters.
 template <typename param_t, typename opmath_t, int kRowsInFlight>
-__global__ void sum_rows_kernel(const opmath_t* __restrict__ partial, param_t* __restrict__ grad,
-                                int64_t count, int64_t cols) {
+__global__ void sum_rows_kernel(const opmath_t* __restrict__ workspace, param_t* __restrict__ grad_weight,
+                                param_t* __restrict__ grad_bias, int64_t count, int64_t cols) {
   __shared__ opmath_t sums[kRowsInFlight][kSumColumns];
+  const opmath_t* __restrict__ partial = workspace + blockIdx.y * count * cols;
+  param_t* __restrict__ grad = blockIdx.y == 0 ? grad_weight : grad_bias;
   const int64_t c = static_cast<int64_t>(blockIdx.x) * kSumColumns + threadIdx.x;
   opmath_t total = 0;
   if (c < cols) {
@@ -1333,17 +1378,21 @@ inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int
   return groups;
 }
 
-// grad (a parameter's gradient) = the sum of the `count` rows of `sums` (float, count x cols). (A
-// pointer, not a view of the workspace: each view or select is a call through the dispatcher, host
-// time that a backward of few rows, whose time the host sets, would spend.)
+// grad_weight (and grad_bias, where defined) = the sums of the `count` rows of `workspace` (float,
+// [1 or 2][count][cols]), in one launch. (A pointer, not views of the workspace: each view or select
+// is a call through the dispatcher, host time that a backward of few rows, whose time the host sets,
+// would spend; and one launch, not one for each parameter, for the same reason.)
 template <typename param_t, typename opmath_t>
-void sum_rows(const opmath_t* sums, at::Tensor& grad, int64_t count, int64_t cols, cudaStream_t stream) {
+void sum_rows(const opmath_t* workspace, at::Tensor& grad_weight, at::Tensor& grad_bias, int64_t count,
+              int64_t cols, cudaStream_t stream) {
   const auto run = [&](auto rows_in_flight_c) {
     constexpr int kRowsInFlight = decltype(rows_in_flight_c)::value;
-    const int64_t blocks = (cols + kSumColumns - 1) / kSumColumns;
+    const dim3 blocks(static_cast<unsigned>((cols + kSumColumns - 1) / kSumColumns),
+                      grad_bias.defined() ? 2 : 1);
     sum_rows_kernel<param_t, opmath_t, kRowsInFlight>
-        <<<static_cast<unsigned>(blocks), dim3(kSumColumns, kRowsInFlight), 0, stream>>>(
-            sums, grad.mutable_data_ptr<param_t>(), count, cols);
+        <<<blocks, dim3(kSumColumns, kRowsInFlight), 0, stream>>>(
+            workspace, grad_weight.mutable_data_ptr<param_t>(),
+            grad_bias.defined() ? grad_bias.mutable_data_ptr<param_t>() : nullptr, count, cols);
     C10_CUDA_KERNEL_LAUNCH_CHECK();
   };
   if (count >= kManySumRows) {
@@ -1518,10 +1567,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // Every row of the workspace is written: in registers, each row group writes its row, rows
             // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
             // row group) has at least one row.
-            const opmath_t* sums = partial.const_data_ptr<opmath_t>();
-            sum_rows<param_t, opmath_t>(sums, grad_weight, partial_rows, cols, stream);
-            if constexpr (Norm<float>::kBias)
-              sum_rows<param_t, opmath_t>(sums + partial_rows * cols, grad_bias, partial_rows, cols, stream);
+            sum_rows<param_t, opmath_t>(partial.const_data_ptr<opmath_t>(), grad_weight, grad_bias,
+                                        partial_rows, cols, stream);
           };
           // Staged where the vectors are 16 bytes and the block's staging fits in the shared memory
           // the GPU gives a block (at one vector a thread it always does).
@@ -1543,7 +1590,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
           }
         };
         dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
-            cols, width, pick_items(cols / kVec, kBackwardItems),
+            cols, width, pick_items(rows, cols / kVec, kBackwardItems),
             backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, false, kShifted>,
             has_clusters.data(), launch_rows);
       });
