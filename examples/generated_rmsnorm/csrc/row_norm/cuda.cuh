@@ -114,12 +114,13 @@ static_assert(kStages >= 2, "a row is worked on in one stage while the next is c
 // A staged backward kernel reads the weight of the thread's columns once, into registers, where it
 // takes at most kHeldWeightBytes a thread (not a float32 weight with a 16-bit x at four vectors a
 // thread: 128 bytes), rather than in both passes over every row: the staging leaves an SM little L1
-// cache, and the weight's reads missed it (lab T1 of the example's benchmarks/results/runs/, Nsight
-// Compute: the float32 RMSNorm backward at 32768 x 4096 had 26% L1 hits and waited on them 8.3 of its
-// 15.6 cycles a warp instruction). Lab T2 (H200, forward+backward): float32 RMSNorm at 4096 x 16384
-// 374 us against 440, at 32768 x 4096 685 against 723; bfloat16 LayerNorm at 32768 x 4096 365 against
-// 394. (Read before each row's wait instead, the weight took more registers and saved less: 437 and
-// 698 us.)
+// cache (lab T1 of the example's benchmarks/results/runs/, Nsight Compute: the float32 RMSNorm
+// backward at 32768 x 4096, reading the weight in both passes, had 26% hits over all its reads through
+// L1, and its warps waited on L1TEX for 8.3 of their 15.6 cycles a warp instruction). Lab T2 (H200,
+// forward+backward): float32 RMSNorm at 4096 x 16384 374 us against 440, at 32768 x 4096 685 against
+// 723; bfloat16 LayerNorm at 32768 x 4096 365 against 394. (Read before each row's wait instead, the
+// weight saved less, 437 and 698 us, and the float32 RMSNorm kernel at four vectors a thread took 112
+// registers against 87: runs/t/ptxas_x16_against_31dfa94.txt.)
 constexpr int kHeldWeightBytes = 64;
 
 // How the threads of a block share its rows: row_threads threads a row (a power of two up to a warp,
@@ -243,6 +244,16 @@ struct Moments {
     if constexpr (!kCentered) {
       return {0, 0, a.m2 + b.m2};
     } else {
+      // Equal counts, as every thread of a row has where the row fills its vectors: no division. (With
+      // the general step alone, each of the reductions' steps took about 30 instructions of the
+      // bfloat16 LayerNorm forward, 2 of them a division; nvcc 13.0, sm_90a, the SASS of lab T4 of the
+      // example's benchmarks/results/runs/.)
+      if (a.count == b.count) {
+        const T d = b.mean - a.mean;
+        const T mean = mul_rn(T(0.5), add_rn(a.mean, b.mean));
+        const T m2 = add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(d, d), mul_rn(T(0.5), a.count)));
+        return {add_rn(a.count, b.count), mean, m2};
+      }
       if (a.count == T(0)) return b;
       if (b.count == T(0)) return a;
       const T n = a.count + b.count;
@@ -896,12 +907,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   opmath_t acc_b[kInRegisters && kBias ? kItems : 1][kVec] = {};
   opmath_t edge_w = 0, edge_b = 0;  // the sums of this thread's edge column (kShifted, kInRegisters)
   if (kInRegisters) passes = 1;
-  // The weight's loads (see load_parameter): in shifted rows in 4-byte words, as each address allows.
-  // (ptxas, nvcc 13.0, sm_90a: up to 16 bytes took the float32 kernel from 78 to 105 registers a
-  // thread; a build for each chunk of a row group's rows, which in registers all start alike, made
-  // the staged 16-bit LayerNorm kernels spill 116 to 212 bytes a thread (before: at most 4). The example's
-  // benchmarks/results/runs/o/ptxas_*.txt and runs/s/ptxas_chunk_per_group.txt.)
-  [[maybe_unused]] constexpr int kChunk = kShifted ? -1 : 0;  // (unused where the weight is held)
   // Where row r's vectors start, and how many whole vectors it has (kShifted: see head_elements).
   const auto head_of = [&](int64_t r) { return kShifted ? head_elements<scalar_t, kVec>(x + r * cols) : 0; };
   const auto col_vecs_of = [&](int head) { return (cols - head) / kVec; };
@@ -910,7 +915,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   };
   // The weight of the thread's columns, read once where the kernel holds it (see kHeldWeightBytes): a
   // staged kernel keeps its sums in registers (kInRegisters), so every row a thread works on has the
-  // same columns (shifted rows too, see below).
+  // same columns (shifted rows too: see kShifted above, and backward_groups).
   using P = core::Vector<param_t, kVec>;
   constexpr bool kHeldWeight = kStaged && kItems * sizeof(P) <= kHeldWeightBytes;
   P held_w[kHeldWeight ? kItems : 1];
@@ -929,6 +934,12 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       forget(held_w[i]);
       core::load_opmath_by_words(held_w[i], w);
     } else {
+      // Read where used (see load_parameter): in shifted rows in 4-byte words, as each address allows.
+      // (ptxas, nvcc 13.0, sm_90a: up to 16 bytes took the float32 kernel from 78 to 105 registers a
+      // thread; a build for each chunk of a row group's rows, which in registers all start alike, made
+      // the staged 16-bit LayerNorm kernels spill 116 to 212 bytes a thread (before: at most 4). The
+      // example's benchmarks/results/runs/o/ptxas_*.txt and runs/s/ptxas_chunk_per_group.txt.)
+      constexpr int kChunk = kShifted ? -1 : 0;
       load_parameter<kChunk, false>(weight, head, j, w);
     }
   };
@@ -1256,24 +1267,33 @@ bool kernel_has_clusters(Kernel kernel, std::atomic<int>* cache) {
   return answer > 0;
 }
 
+// A launch of `blocks` blocks of `threads` threads and `smem` bytes in clusters of `cluster` blocks,
+// whose cluster attribute lives in `attribute` (which must outlive the configuration's use).
+inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute& attribute, int64_t blocks, int threads,
+                                         size_t smem, cudaStream_t stream, int cluster) {
+  attribute = cudaLaunchAttribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
 // Launches kernel<<<blocks, threads, smem, stream>>>(args...), in clusters of `cluster` blocks
 // where cluster > 1, and checks the launch.
 template <typename... Params, typename... Args>
 void launch(void (*kernel)(Params...), int64_t blocks, int threads, size_t smem, cudaStream_t stream,
             int cluster, Args... args) {
   if (cluster > 1) {
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(static_cast<unsigned>(threads));
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = cluster_config(attribute, blocks, threads, smem, stream, cluster);
     C10_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...));
   } else {
     kernel<<<static_cast<unsigned>(blocks), threads, smem, stream>>>(static_cast<Params>(args)...);
@@ -1284,17 +1304,8 @@ void launch(void (*kernel)(Params...), int64_t blocks, int threads, size_t smem,
 // Clusters of `cluster` blocks of `threads` threads and `smem` bytes the device holds at once.
 template <typename Kernel>
 int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
-  cudaLaunchConfig_t config{};
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.gridDim = dim3(static_cast<unsigned>(cluster));
-  config.blockDim = dim3(static_cast<unsigned>(threads));
-  config.dynamicSmemBytes = smem;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = cluster_config(attribute, cluster, threads, smem, nullptr, cluster);
   int clusters = 0;
   C10_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   return std::max(clusters, 1);
@@ -1378,17 +1389,19 @@ inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int
   return groups;
 }
 
-// grad_weight (and grad_bias, where defined) = the sums of the `count` rows of `workspace` (float,
-// [1 or 2][count][cols]), in one launch. (A pointer, not views of the workspace: each view or select
-// is a call through the dispatcher, host time that a backward of few rows, whose time the host sets,
-// would spend; and one launch, not one for each parameter, for the same reason.)
+// grad_weight (and grad_bias where params is 2) = the sums of the `count` rows of `workspace` (float,
+// [params][count][cols]), in one launch for both. (A pointer, not views of the workspace: each view
+// or select is a call through the dispatcher, host time that a backward of few rows, whose time the
+// host sets, would spend. One launch rather than one for each parameter is one launch less of host
+// time, not measured on its own.)
 template <typename param_t, typename opmath_t>
-void sum_rows(const opmath_t* workspace, at::Tensor& grad_weight, at::Tensor& grad_bias, int64_t count,
-              int64_t cols, cudaStream_t stream) {
+void sum_rows(const opmath_t* workspace, int64_t params, at::Tensor& grad_weight, at::Tensor& grad_bias,
+              int64_t count, int64_t cols, cudaStream_t stream) {
+  TORCH_INTERNAL_ASSERT(grad_bias.defined() == (params == 2), "a workspace row for each parameter");
   const auto run = [&](auto rows_in_flight_c) {
     constexpr int kRowsInFlight = decltype(rows_in_flight_c)::value;
     const dim3 blocks(static_cast<unsigned>((cols + kSumColumns - 1) / kSumColumns),
-                      grad_bias.defined() ? 2 : 1);
+                      static_cast<unsigned>(params));
     sum_rows_kernel<param_t, opmath_t, kRowsInFlight>
         <<<blocks, dim3(kSumColumns, kRowsInFlight), 0, stream>>>(
             workspace, grad_weight.mutable_data_ptr<param_t>(),
@@ -1567,7 +1580,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // Every row of the workspace is written: in registers, each row group writes its row, rows
             // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
             // row group) has at least one row.
-            sum_rows<param_t, opmath_t>(partial.const_data_ptr<opmath_t>(), grad_weight, grad_bias,
+            sum_rows<param_t, opmath_t>(partial.const_data_ptr<opmath_t>(), params, grad_weight, grad_bias,
                                         partial_rows, cols, stream);
           };
           // Staged where the vectors are 16 bytes and the block's staging fits in the shared memory
