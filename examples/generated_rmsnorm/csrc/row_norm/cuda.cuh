@@ -244,16 +244,6 @@ struct Moments {
     if constexpr (!kCentered) {
       return {0, 0, a.m2 + b.m2};
     } else {
-      // Equal counts, as every thread of a row has where the row fills its vectors: no division. (With
-      // the general step alone, each of the reductions' steps took about 30 instructions of the
-      // bfloat16 LayerNorm forward, 2 of them a division; nvcc 13.0, sm_90a, the SASS of lab T4 of the
-      // example's benchmarks/results/runs/.)
-      if (a.count == b.count) {
-        const T d = b.mean - a.mean;
-        const T mean = mul_rn(T(0.5), add_rn(a.mean, b.mean));
-        const T m2 = add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(d, d), mul_rn(T(0.5), a.count)));
-        return {add_rn(a.count, b.count), mean, m2};
-      }
       if (a.count == T(0)) return b;
       if (b.count == T(0)) return a;
       const T n = a.count + b.count;
@@ -262,6 +252,25 @@ struct Moments {
       const T m2 = add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(d, d), divide(mul_rn(a.count, b.count), n)));
       return {n, mean, m2};
     }
+  }
+
+  // combine, in a step of a butterfly that every lane of the warp takes: where every lane's two sets
+  // hold equal counts, as they do where a row fills its threads' vectors evenly, a step without a
+  // division. (With combine alone, each step took about 30 instructions of the bfloat16 LayerNorm
+  // forward, 2 of them a division: nvcc 13.0, sm_90a, the SASS of lab T4 of the example's
+  // benchmarks/results/runs/. One vote keeps the warp on one path: a test of each lane's own counts
+  // split the warp where its lanes' counts differ, and call X17's LayerNorm forward at 8192 x 4095
+  // took 5 to 8% longer than X16's.)
+  __device__ __forceinline__ static Moments combine_lanes(const Moments& a, const Moments& b) {
+    if constexpr (kCentered) {
+      if (__all_sync(0xffffffffu, a.count == b.count)) {
+        const T d = b.mean - a.mean;
+        const T mean = mul_rn(T(0.5), add_rn(a.mean, b.mean));
+        const T m2 = add_rn(add_rn(a.m2, b.m2), mul_rn(mul_rn(d, d), mul_rn(T(0.5), a.count)));
+        return {add_rn(a.count, b.count), mean, m2};
+      }
+    }
+    return combine(a, b);
   }
 
   __device__ __forceinline__ Moments shuffle_xor(int offset) const {
@@ -287,6 +296,8 @@ struct Sums {
     return out;
   }
 
+  __device__ __forceinline__ static Sums combine_lanes(const Sums& a, const Sums& b) { return combine(a, b); }
+
   __device__ __forceinline__ Sums shuffle_xor(int offset) const {
     Sums other{};
 #pragma unroll
@@ -301,7 +312,8 @@ struct Sums {
 template <typename S>
 __device__ __forceinline__ S row_reduce(S value, int row_threads, S* smem) {
   const int width = row_threads < core::kWarp ? row_threads : core::kWarp;
-  for (int offset = width / 2; offset > 0; offset /= 2) value = S::combine(value, value.shuffle_xor(offset));
+  for (int offset = width / 2; offset > 0; offset /= 2)
+    value = S::combine_lanes(value, value.shuffle_xor(offset));
   if (row_threads <= core::kWarp) return value;
   const int warp = threadIdx.x / core::kWarp, lane = threadIdx.x % core::kWarp;
   const int warps = row_threads / core::kWarp;
@@ -310,7 +322,7 @@ __device__ __forceinline__ S row_reduce(S value, int row_threads, S* smem) {
   __syncthreads();
   value = lane < warps ? smem[lane] : S{};
   for (int offset = core::kWarp / 2; offset > 0; offset /= 2) {
-    value = S::combine(value, value.shuffle_xor(offset));
+    value = S::combine_lanes(value, value.shuffle_xor(offset));
   }
   return value;
 }
