@@ -254,15 +254,16 @@ struct Moments {
     }
   }
 
-  // combine, in a step of a butterfly that every lane of the warp takes: where every lane's two sets
-  // hold equal counts, as they do where a row fills its threads' vectors evenly, a step without a
-  // division. (With combine alone, each step took about 30 instructions of the bfloat16 LayerNorm
-  // forward, 2 of them a division: nvcc 13.0, sm_90a, the SASS of lab T4 of the example's
-  // benchmarks/results/runs/. One vote keeps the warp on one path: a test of each lane's own counts
-  // split the warp where its lanes' counts differ, and call X17's LayerNorm forward at 8192 x 4095
-  // took 5 to 8% longer than X16's.)
+  // combine, in a step of a butterfly that every lane of the warp takes; kTryEqual: where every
+  // lane's two sets hold equal counts, as they do where a row fills its threads' vectors evenly, a
+  // step without a division. (With combine alone, each step took about 30 instructions of the
+  // bfloat16 LayerNorm forward, 2 of them a division: nvcc 13.0, sm_90a, the SASS of lab T4 of the
+  // example's benchmarks/results/runs/.) One vote keeps the warp on one path: with a test of each
+  // lane's own counts, call X17's LayerNorm forward at 8192 x 4095, whose lanes' counts differ, took
+  // 5 to 8% longer than X16's; with the vote, X18's 3 to 5%, hence kTryEqual false for such rows.
+  template <bool kTryEqual>
   __device__ __forceinline__ static Moments combine_lanes(const Moments& a, const Moments& b) {
-    if constexpr (kCentered) {
+    if constexpr (kCentered && kTryEqual) {
       if (__all_sync(0xffffffffu, a.count == b.count)) {
         const T d = b.mean - a.mean;
         const T mean = mul_rn(T(0.5), add_rn(a.mean, b.mean));
@@ -296,7 +297,10 @@ struct Sums {
     return out;
   }
 
-  __device__ __forceinline__ static Sums combine_lanes(const Sums& a, const Sums& b) { return combine(a, b); }
+  template <bool kTryEqual>
+  __device__ __forceinline__ static Sums combine_lanes(const Sums& a, const Sums& b) {
+    return combine(a, b);
+  }
 
   __device__ __forceinline__ Sums shuffle_xor(int offset) const {
     Sums other{};
@@ -309,11 +313,12 @@ struct Sums {
 // The combination over the row_threads threads of each row group, the same bits in every thread of
 // the group (a butterfly of symmetric combinations). smem: kWarp values, used where a row spans
 // several warps (then the block holds that one row, and every thread of the block must call this).
-template <typename S>
+// kTryEqual: see Moments::combine_lanes.
+template <bool kTryEqual = false, typename S>
 __device__ __forceinline__ S row_reduce(S value, int row_threads, S* smem) {
   const int width = row_threads < core::kWarp ? row_threads : core::kWarp;
   for (int offset = width / 2; offset > 0; offset /= 2)
-    value = S::combine_lanes(value, value.shuffle_xor(offset));
+    value = S::template combine_lanes<kTryEqual>(value, value.shuffle_xor(offset));
   if (row_threads <= core::kWarp) return value;
   const int warp = threadIdx.x / core::kWarp, lane = threadIdx.x % core::kWarp;
   const int warps = row_threads / core::kWarp;
@@ -322,7 +327,7 @@ __device__ __forceinline__ S row_reduce(S value, int row_threads, S* smem) {
   __syncthreads();
   value = lane < warps ? smem[lane] : S{};
   for (int offset = core::kWarp / 2; offset > 0; offset /= 2) {
-    value = S::combine_lanes(value, value.shuffle_xor(offset));
+    value = S::template combine_lanes<kTryEqual>(value, value.shuffle_xor(offset));
   }
   return value;
 }
@@ -724,7 +729,7 @@ __device__ __forceinline__ void forward_rows(
     }
     stats = M::combine(stats, part);
   }
-  stats = row_reduce(stats, row_threads, smem);
+  stats = row_reduce<!kShifted>(stats, row_threads, smem);  // shifted rows: some threads hold an edge
   if (cluster > 1) stats = cluster_reduce(stats, &cluster_slot, cluster);
   const opmath_t n = static_cast<opmath_t>(cols);
   const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
