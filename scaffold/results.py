@@ -76,7 +76,12 @@ def _code(files: dict[str, bytes]) -> dict[str, list[bytes]]:
     return code
 
 
-_EXAMPLE_CSRC = render.EXAMPLE_DIR.relative_to(render.TEMPLATE_ROOT).as_posix() + "/csrc/"
+def _csrc_prefix(example: Path) -> str:
+    """An example's csrc/ as a path of this repository."""
+    return example.relative_to(render.TEMPLATE_ROOT).as_posix() + "/csrc/"
+
+
+_EXAMPLE_CSRC = _csrc_prefix(render.EXAMPLE_DIR)
 
 
 def _git(*args: str) -> bytes:
@@ -84,19 +89,20 @@ def _git(*args: str) -> bytes:
 
 
 @functools.cache
-def _example_csrc_at(commit: str) -> dict[str, bytes]:
-    names = _git("ls-tree", "-r", "--name-only", commit, "--", _EXAMPLE_CSRC).decode().split()
-    return {name.removeprefix(_EXAMPLE_CSRC): _git("show", f"{commit}:{name}") for name in names}
+def _example_csrc_at(commit: str, example: Path = render.EXAMPLE_DIR) -> dict[str, bytes]:
+    prefix = _csrc_prefix(example)
+    names = _git("ls-tree", "-r", "--name-only", commit, "--", prefix).decode().split()
+    return {name.removeprefix(prefix): _git("show", f"{commit}:{name}") for name in names}
 
 
 @functools.cache
-def measured_commit(recorded: str) -> str | None:
-    """The commit of this repository whose example csrc/ has the recorded digest (None if none has,
+def measured_commit(recorded: str, example: Path = render.EXAMPLE_DIR) -> str | None:
+    """The commit of this repository whose `example` csrc/ has the recorded digest (None if none has,
     or this is no git checkout)."""
     if not (render.TEMPLATE_ROOT / ".git").exists():
         return None
-    for commit in _git("log", "--format=%H", "--", _EXAMPLE_CSRC).decode().split():
-        if _digest(_example_csrc_at(commit)) == recorded:
+    for commit in _git("log", "--format=%H", "--", _csrc_prefix(example)).decode().split():
+        if _digest(_example_csrc_at(commit, example)) == recorded:
             return commit
     return None
 
@@ -124,9 +130,9 @@ def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
     current = current_source_digest(project)
     if recorded == current:
         return f"They measured the example's current kernel sources (`csrc/`, SHA-256 `{current[:12]}`)."
-    commit = measured_commit(recorded) if recorded else None
+    commit = measured_commit(recorded, project) if recorded else None
     if commit:
-        files_then, files_now = _example_csrc_at(commit), _csrc_files(project / "csrc")
+        files_then, files_now = _example_csrc_at(commit, project), _csrc_files(project / "csrc")
         then, now = _code(files_then), _code(files_now)
         changed = {name for name in then.keys() | now.keys() if then.get(name) != now.get(name)}
         if not changed & (_compiled(files_then) | _compiled(files_now)):
@@ -452,11 +458,43 @@ ROW_NORM_START, ROW_NORM_END = "<!-- row-norm-results:start -->", "<!-- row-norm
 _NORM_TITLES = {"rms_norm": "RMSNorm", "layer_norm": "LayerNorm"}
 
 
-def norm_csrc(name: str) -> dict[str, bytes]:
-    """csrc/ of the project `scaffold gpu-bundle` renders for another operator of the family, now."""
+@functools.cache
+def norm_csrc(name: str, commit: str | None = None) -> dict[str, bytes]:
+    """csrc/ of the project `scaffold gpu-bundle` renders for another operator of the family, now (or
+    from this repository's `commit`)."""
     with tempfile.TemporaryDirectory() as scratch:
-        project = render.render(Path(scratch) / name, gpu.norm_answers(name))
+        project = render.render(Path(scratch) / name, gpu.norm_answers(name), vcs_ref=commit)
         return _csrc_files(project / "csrc")
+
+
+def norm_measured_commit(name: str, recorded: str) -> str | None:
+    """The commit whose rendering for operator `name` has the recorded digest, looked for where the
+    family's records are rendered from (`scaffold gpu-bundle`): the commit the RMSNorm example's
+    record measured. None if that rendering differs, or this is no git checkout."""
+    example = _load(ROW_NORM_RESULTS_DIR / "gpu_suite.json")["environment"].get("sources_sha256")
+    commit = measured_commit(example, ROW_NORM_RESULTS_DIR.parents[1]) if example else None
+    return commit if commit and _digest(norm_csrc(name, commit)) == recorded else None
+
+
+def norm_sources_statement(name: str, recorded: str) -> tuple[bool, str]:
+    """Whether the record of operator `name` measured the kernel sources the template renders now for
+    it, or sources that differ from them only in comments; and the README's sentence saying which."""
+    now = norm_csrc(name)
+    if recorded == _digest(now):
+        return (
+            True,
+            f"It measured the kernel sources the template renders now for it (`csrc/` SHA-256 `{recorded[:12]}`).",
+        )
+    commit = norm_measured_commit(name, recorded) if recorded else None
+    if commit and _code(norm_csrc(name, commit)) == _code(now):
+        return True, (
+            f"It measured the kernel sources the template rendered for it at commit {commit[:10]} (`csrc/` SHA-256 "
+            f"`{recorded[:12]}`), from which what it renders now (`{_digest(now)[:12]}`) differs only in comments."
+        )
+    return False, (
+        f"It measured other kernel sources (`csrc/` SHA-256 `{recorded[:12]}`) than the template renders now for "
+        f"it (`{_digest(now)[:12]}`); it has not been re-run."
+    )
 
 
 def _later_sanitizer(folder: Path, environment: dict) -> str:
@@ -485,13 +523,7 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
     if folder == example:
         sources = sources_statement(suite, render.EXAMPLES_ROOT / "generated_rmsnorm")
     else:
-        recorded, now = env.get("sources_sha256") or "", _digest(norm_csrc(folder.name))
-        sources = (
-            f"It measured the kernel sources the template renders now for it (`csrc/` SHA-256 `{now[:12]}`)."
-            if recorded == now
-            else f"It measured other kernel sources (`csrc/` SHA-256 `{recorded[:12]}`) than the template "
-            f"renders now for it (`{now[:12]}`); it has not been re-run."
-        )
+        sources = norm_sources_statement(folder.name, env.get("sources_sha256") or "")[1]
     lines = [
         f"**{title}** (`{meta['op']}`, eps {meta['eps']:g}; bytes moved: {meta['floor_bytes']}), "
         f"measured {env['date'][:10]} on one {env['gpu']} "
