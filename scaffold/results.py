@@ -428,11 +428,11 @@ def _earlier_runs_statement(environments: list[dict], results: Path = RESULTS_DI
     main = _load(results / "gpu_suite.json")["environment"]
     if all(env["date"] >= main["date"] for env in environments):
         return ""
-    current = current_source_digest()
+    measured = main.get("sources_sha256") or ""
     return (
         f" Both ran on the template's kernels of {max(env['date'][:10] for env in environments)}, before the "
-        f"example's current kernel sources (`csrc/` SHA-256 `{current[:12]}`, measured "
-        f"{main['date'][:10]} in the first table), and have not been re-run on them."
+        f"kernel sources the first table measured on {main['date'][:10]} (`csrc/` SHA-256 `{measured[:12]}`), "
+        "and have not been re-run on them."
     )
 
 

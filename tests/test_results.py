@@ -97,6 +97,18 @@ def test_the_commit_each_example_run_measured_is_found(example, folder):
     assert commit and results._digest(results._example_csrc_at(commit, example)) == recorded
 
 
+def test_a_record_of_a_past_rendering_is_current_only_where_its_code_is_todays(monkeypatch):
+    then = {"row_norm/cuda.cuh": b"// measured\nint steps = 5;\n"}
+    recorded = results._digest(then)
+    monkeypatch.setattr(results, "norm_measured_commit", lambda name, digest: "c0ffee" if digest == recorded else None)
+    for now, current in (
+        ({"row_norm/cuda.cuh": b"// measured, and said better\nint steps = 5;\n"}, True),
+        ({"row_norm/cuda.cuh": b"// measured\nint steps = 6;\n"}, False),
+    ):
+        monkeypatch.setattr(results, "norm_csrc", lambda name, commit=None, now=now: then if commit else now)
+        assert results.norm_sources_statement("layer_norm", recorded)[0] is current
+
+
 def test_a_record_of_unknown_sources_is_not_taken_for_the_current_ones():
     current, sentence = results.norm_sources_statement("layer_norm", "0" * 64)
     assert not current and "has not been re-run" in sentence
