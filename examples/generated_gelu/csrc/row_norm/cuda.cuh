@@ -254,17 +254,16 @@ struct Moments {
     }
   }
 
-  // combine, in a step of a butterfly that every lane of the warp takes; kTryEqual: where every
-  // lane's two sets hold equal counts, as they do where a row fills its threads' vectors evenly, a
-  // step without a division. One vote keeps the warp on one path. (Where counts differ the vote
-  // fails and costs its step a few instructions: in shifted rows, whose edge elements some threads
-  // hold, it is not tried; rows of one element a vector whose N does not fill the threads evenly
-  // try it, untimed.) (In the example's
-  // benchmarks/results/runs/, H200: LayerNorm's 16-bit forward at 8192 x 8192 took 2 to 3% less
-  // time in calls X17 to X19 than in X16. X17 tested each lane's own counts, which split the warp
-  // where they differ: its forward at 8192 x 4095 (shifted rows) took 5 to 8% longer than X16's;
-  // X18's vote, 3 to 5%; X19, with kTryEqual false for shifted rows, as long as X16's. SASS of the bfloat16
-  // forward, x19/butterfly_sass.txt: a step of combine alone 30 or 31 instructions, of this 45 or 46.)
+  // combine, in a step of a butterfly that every lane of the warp takes; with kTryEqual, a step
+  // without a division where every lane's two sets hold equal counts, as they do where a row fills
+  // its threads' vectors evenly. One vote keeps the warp on one path; where counts differ it fails
+  // and costs the step a few instructions. Shifted rows, where some threads hold an edge element,
+  // do not try it; rows of one element a vector that do not fill their threads evenly do, untimed.
+  // Measured (the example's benchmarks/results/runs/, H200): LayerNorm's 16-bit forward at 8192 x
+  // 8192 took 2 to 3% less time in calls X17 to X19 than in X16. At 8192 x 4095 (shifted rows),
+  // X17's test of each lane's own counts, which split the warp, took 5 to 8% longer than X16; X18's
+  // vote 3 to 5%; X19, not trying it there, as long as X16. SASS of the bfloat16 forward
+  // (x19/butterfly_sass.txt): a step of combine alone 30 or 31 instructions, of this 45 or 46.
   template <bool kTryEqual>
   __device__ __forceinline__ static Moments combine_lanes(const Moments& a, const Moments& b) {
     if constexpr (kCentered && kTryEqual) {
