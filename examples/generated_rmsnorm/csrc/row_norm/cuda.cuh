@@ -107,10 +107,16 @@ constexpr int kMaxBlocksPerSM = 8;
 // a warp to take a warp (pick_forward_items).
 constexpr int kWarpRowsPerSM = 8;
 // The backward's staging of its next rows in shared memory: stages (the row being worked on and the
-// kStages - 1 after it) and tensors (x, grad_out).
-constexpr int kStages = 2;
+// stages - 1 after it) and tensors (x, grad_out). A norm without centring or residual add (RMSNorm) at
+// four or more vectors a thread takes up to three stages, the others two; fewer where the GPU gives a
+// block less shared memory (three, then two, then none: see backward_cuda). Lab T4c of the example's
+// benchmarks/results/runs/ (H200, CUDA graphs; three stages together with other changes of the row
+// reductions, not timed apart): RMSNorm forward+backward 2.0 to 6.2% faster at 32768 x 4096, 8192 x
+// 8192, 4096 x 16384 and 1024 x 65536 (float32 at 4096 x 16384: 351.0 us against 374.3). The other
+// norms, whose staged kernels hold more in registers, keep two: three have no kept record for them.
+template <bool kCentered, bool kResidual, int kItems>
+constexpr int kMostStages = !kCentered && !kResidual && kItems >= 4 ? 3 : 2;
 constexpr int kStagedTensors = 2;
-static_assert(kStages >= 2, "a row is worked on in one stage while the next is copied into another");
 // A staged backward kernel reads the weight of the thread's columns once, into registers, where it
 // takes at most kHeldWeightBytes a thread (not a float32 weight with a 16-bit x at four vectors a
 // thread: 128 bytes), rather than in both passes over every row: the staging leaves an SM little L1
@@ -858,13 +864,14 @@ __device__ __forceinline__ void wait_async() {
 }
 
 // The shared memory a block of the backward stages its next rows in: kStages x (x, grad_out) x the
-// block's threads x kItems vectors of 16 bytes (only where kStaged).
-template <int kItems>
+// block's threads x kItems vectors of 16 bytes.
+template <int kItems, int kStages>
 constexpr size_t staging_bytes(int block_threads) {
+  static_assert(kStages >= 2, "a row is worked on in one stage while the next is copied into another");
   return static_cast<size_t>(kStages) * kStagedTensors * block_threads * kItems * core::kMaxVectorBytes;
 }
 // At one vector a thread, within the 48 KiB that every CUDA GPU gives a block without asking.
-static_assert(staging_bytes<1>(kMaxRowThreads) <= 48 * 1024);
+static_assert(kMostStages<false, false, 1> == 2 && staging_bytes<1, 2>(kMaxRowThreads) <= 48 * 1024);
 
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) (RMSNorm: without mean(w dy)),
 // with w = weight (+ 1 for a zero-centred weight) and x_hat = (x - mean) * rstd.
@@ -880,18 +887,18 @@ static_assert(staging_bytes<1>(kMaxRowThreads) <= 48 * 1024);
 // blocks of a cluster walk the same rows, block r owning the r-th slice of kItems x row_threads
 // vectors of every row, the row's sums combined over the cluster.
 //
-// kStaged (kInRegisters with 16-byte vectors, where the GPU gives a block staging_bytes of shared
-// memory): while a row is worked on, the block's next row is copied into shared memory (each thread
-// copies, and later reads, only its own columns, so a thread's wait for its copies suffices), so that
-// a block keeps reads in flight through the row's reductions and arithmetic, which a block that reads
-// each row when it gets to it does not.
+// kStages > 0 (kInRegisters with 16-byte vectors, where the GPU gives a block staging_bytes of shared
+// memory): while a row is worked on, the block's next kStages - 1 rows are copied into shared memory
+// (each thread copies, and later reads, only its own columns, so a thread's wait for its copies
+// suffices), so that a block keeps reads in flight through the row's reductions and arithmetic, which
+// a block that reads each row when it gets to it does not.
 //
 // kShifted: see head_elements. With kInRegisters, where row groups walk several rows, the host makes
 // the grid's rows a multiple of kVec / gcd(kVec, N), so that every row a row group walks starts
 // equally far from a vector boundary and the thread's columns stay the same from row to row; the
 // thread's edge column's sums are kept in registers too.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kInRegisters, bool kStaged, bool kShifted>
+          bool kInRegisters, int kStages, bool kShifted>
 __global__ void __launch_bounds__(kMaxRowThreads)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ grad_residual_out,
                     const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
@@ -903,16 +910,20 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
   constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
+  // kStages: the stages of the staging, 0 where the rows are not staged.
+  constexpr bool kStaged = kStages > 0;
   static_assert(!kStaged || (kInRegisters && sizeof(V) == core::kMaxVectorBytes), "staging copies 16 bytes");
+  // The turns of the cluster's slots (below): one a stage, or two where the rows are not staged.
+  constexpr int kTurns = kStaged ? kStages : 2;
   // With a residual add, grad_residual_out (where given: the same for every thread) adds to grad_x.
   const bool add_grad_residual = Norm<opmath_t>::kResidual && grad_residual_out != nullptr;
   // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
   using S = Sums<opmath_t, kCentered ? 4 : 2>;
   __shared__ S smem[core::kWarp];
   // The row's sums for the other blocks of the cluster, in the slot of the row's stage (they take
-  // turns): a block writes a slot again kStages rows later, after every block has passed the
+  // turns): a block writes a slot again kTurns rows later, after every block has passed the
   // barrier of a row between, and so has read it.
-  __shared__ S cluster_slots[kStages];
+  __shared__ S cluster_slots[kTurns];
   extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
@@ -990,7 +1001,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   };
   [[maybe_unused]] bool first_row = true;
   int stage = 0;
-  for (int s = 0; s < kStages - 1; ++s) stage_row(block_index * rows_per_block + group + s * partial_rows, s);
+  for (int s = 0; s < kTurns - 1; ++s) stage_row(block_index * rows_per_block + group + s * partial_rows, s);
 
   for (int64_t base = block_index * rows_per_block; base < rows; base += partial_rows) {
     const int64_t row = base + group;
@@ -1151,7 +1162,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     // row's sums must be written first.
     if constexpr (kShifted && !kInRegisters) __syncthreads();
     first_row = false;
-    stage = (stage + 1) % kStages;
+    stage = (stage + 1) % kTurns;
   }
   if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slots
 
@@ -1564,12 +1575,13 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
           constexpr bool kInRegisters = decltype(in_registers_c)::value;
           const RowGeometry& g = layout.geometry;
           const int cluster = layout.cluster;
-          const auto run = [&](auto staged_c) {
-            constexpr bool kStaged = decltype(staged_c)::value;
+          const auto run = [&](auto stages_c) {
+            constexpr int kStages = decltype(stages_c)::value;
             const auto kernel =
-                backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStaged, kShifted>;
-            const size_t smem = kStaged ? staging_bytes<kItems>(g.block_threads()) : 0;
-            if (kStaged) {
+                backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages, kShifted>;
+            size_t smem = 0;
+            if constexpr (kStages > 0) {
+              smem = staging_bytes<kItems, kStages>(g.block_threads());
               static core::OccupancyCache smem_allowed{};
               allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
             }
@@ -1603,28 +1615,38 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             sum_rows<param_t, opmath_t>(partial.const_data_ptr<opmath_t>(), params, grad_weight, grad_bias,
                                         partial_rows, cols, stream);
           };
-          // Staged where the vectors are 16 bytes and the block's staging fits in the shared memory
-          // the GPU gives a block (at one vector a thread it always does).
+          // Staged where the vectors are 16 bytes, in as many stages (up to kMostStages) as the shared
+          // memory the GPU gives a block holds (at one vector a thread, two always fit); else not.
+          using Three = std::integral_constant<int, 3>;
+          using Two = std::integral_constant<int, 2>;
+          using None = std::integral_constant<int, 0>;
           if constexpr (kInRegisters && kVec * sizeof(scalar_t) == core::kMaxVectorBytes) {
-            if constexpr (kItems == 1) {
-              run(std::true_type{});
-            } else {
+            // Whether kStages stages fit; the kernel's static shared memory in a cache for each.
+            const auto fits = [&](auto stages_c) {
+              constexpr int kStages = decltype(stages_c)::value;
               static core::OccupancyCache static_smem{};
-              if (dynamic_shared_memory_fits(
-                      backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, true, kShifted>,
-                      staging_bytes<kItems>(g.block_threads()), static_smem.data())) {
-                run(std::true_type{});
-              } else {
-                run(std::false_type{});
+              return dynamic_shared_memory_fits(
+                  backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted>,
+                  staging_bytes<kItems, kStages>(g.block_threads()), static_smem.data());
+            };
+            if constexpr (kMostStages<Norm<float>::kCentered, Norm<float>::kResidual, kItems> == 3) {
+              if (fits(Three{})) {
+                run(Three{});
+                return;
               }
             }
+            if (kItems == 1 || fits(Two{})) {
+              run(Two{});
+            } else {
+              run(None{});
+            }
           } else {
-            run(std::false_type{});
+            run(None{});
           }
         };
         dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
             cols, width, pick_items(rows, cols / kVec, kBackwardItems),
-            backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, false, kShifted>,
+            backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, 0, kShifted>,
             has_clusters.data(), launch_rows);
       });
     });
