@@ -107,15 +107,16 @@ constexpr int kMaxBlocksPerSM = 8;
 // a warp to take a warp (pick_forward_items).
 constexpr int kWarpRowsPerSM = 8;
 // The backward's staging of its next rows in shared memory: stages (the row being worked on and the
-// stages - 1 after it) and tensors (x, grad_out). A norm without centring or residual add (RMSNorm) at
-// four or more vectors a thread takes up to three stages, the others two; fewer where the GPU gives a
-// block less shared memory (three, then two, then none: see backward_cuda). Lab T4c of the example's
-// benchmarks/results/runs/ (H200, CUDA graphs; three stages together with other changes of the row
-// reductions, not timed apart): RMSNorm forward+backward 2.0 to 6.2% faster at 32768 x 4096, 8192 x
-// 8192, 4096 x 16384 and 1024 x 65536 (float32 at 4096 x 16384: 351.0 us against 374.3). The other
-// norms, whose staged kernels hold more in registers, keep two: three have no kept record for them.
-template <bool kCentered, bool kResidual, int kItems>
-constexpr int kMostStages = !kCentered && !kResidual && kItems >= 4 ? 3 : 2;
+// stages - 1 after it) and tensors (x, grad_out). A norm without centring or residual add (RMSNorm),
+// in rows that start on a vector boundary at four or more vectors a thread, takes up to three stages,
+// the others two; fewer where the GPU gives a block less shared memory (three, then two, then none:
+// see backward_cuda). Call X20 of the example's benchmarks/results/runs/ (H200, CUDA graphs), three
+// stages against call X19's two: RMSNorm forward+backward 1.9 to 7.6% faster at 32768 x 4096, 8192 x
+// 8192, 4096 x 16384 and 1024 x 65536 (float32 at 4096 x 16384: 349.8 us against 378.4), but 3.0 to
+// 4.9% slower at 8192 x 4095 (shifted rows, see head_elements), which keep two. The other norms,
+// whose staged kernels hold more in registers, keep two: three have no kept record for them.
+template <bool kCentered, bool kResidual, bool kShifted, int kItems>
+constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;
 constexpr int kStagedTensors = 2;
 // A staged backward kernel reads the weight of the thread's columns once, into registers, where it
 // takes at most kHeldWeightBytes a thread (not a float32 weight with a 16-bit x at four vectors a
@@ -871,7 +872,7 @@ constexpr size_t staging_bytes(int block_threads) {
   return static_cast<size_t>(kStages) * kStagedTensors * block_threads * kItems * core::kMaxVectorBytes;
 }
 // At one vector a thread, within the 48 KiB that every CUDA GPU gives a block without asking.
-static_assert(kMostStages<false, false, 1> == 2 && staging_bytes<1, 2>(kMaxRowThreads) <= 48 * 1024);
+static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kMaxRowThreads) <= 48 * 1024);
 
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) (RMSNorm: without mean(w dy)),
 // with w = weight (+ 1 for a zero-centred weight) and x_hat = (x - mean) * rstd.
@@ -1629,7 +1630,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                   backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted>,
                   staging_bytes<kItems, kStages>(g.block_threads()), static_smem.data());
             };
-            if constexpr (kMostStages<Norm<float>::kCentered, Norm<float>::kResidual, kItems> == 3) {
+            if constexpr (kMostStages<Norm<float>::kCentered, Norm<float>::kResidual, kShifted, kItems> ==
+                          3) {
               if (fits(Three{})) {
                 run(Three{});
                 return;

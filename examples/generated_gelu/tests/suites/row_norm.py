@@ -324,10 +324,11 @@ STATIC_BYTES = 1024  # more than the backward kernel's own shared memory with fl
 def test_backward_on_a_gpu_with_less_shared_memory(spec, dtype, shape, staging_kib, monkeypatch):
     # The backward stages a block's next rows in shared memory (128 bytes a thread a stage at four
     # vectors a thread; staging_kib: a block's two stages) where the GPU gives a block the room: up to
-    # three stages for RMSNorm without a residual add (kMostStages in csrc/row_norm/cuda.cuh), two
-    # for the others, as many as fit. On GPUs with 99 KiB a block it must stage fewer rows, or read
-    # the rows of larger blocks without staging (cudaFuncSetAttribute refuses more). The limit
-    # variable caps this GPU's shared memory to theirs; the profiler shows which kernel ran.
+    # three stages for RMSNorm without a residual add in rows that start on a vector boundary, as
+    # here (kMostStages in csrc/row_norm/cuda.cuh), two for the others, as many as fit. On GPUs with
+    # 99 KiB a block it must stage fewer rows, or read the rows of larger blocks without staging
+    # (cudaFuncSetAttribute refuses more). The limit variable caps this GPU's shared memory to
+    # theirs; the profiler shows which kernel ran.
     most = 3 if spec.norm == "rms_norm" and not spec.residual_add else 2
 
     def stages(limit):
