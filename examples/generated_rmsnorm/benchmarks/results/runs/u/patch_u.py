@@ -5,6 +5,7 @@ LAB_BWD_PF=1: the backward's in-register row groups prefetch the row after the o
   (or, unstaged, their next row).
 Usage: python3 patch_u.py PROJECT..."""
 
+# ruff: noqa: E501 (C++ source lines, quoted as they stand)
 import sys
 from pathlib import Path
 

@@ -1,7 +1,7 @@
-"""Lab U1 (from lab T4): device time a call (CUDA graph, the benchmark's timing.device_ms) of ours, forward and
-forward+backward, on the benchmark's inputs, each checked against float64 as the benchmark checks, at each
-knob setting given (NAME=VALUE,... or 'none'). Run from a project's root:
-python3 t4_time.py OP LABEL OUT.json SETTING [SETTING ...]"""
+"""Lab U1 (from lab T4): device time a call (CUDA graph, the benchmark's timing.device_ms) of ours,
+forward and forward+backward, on the benchmark's inputs, each checked against float64 as the
+benchmark checks, at each knob setting given (NAME=VALUE,... or 'none'). Run from a project's root:
+python3 u_time.py OP LABEL OUT.json SETTING [SETTING ...]"""
 
 import json
 import os
