@@ -573,32 +573,16 @@ __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, in
 // The 16-bit types, the passes over a row that registers do not hold and the residual add need more
 // registers: capped at 64, they spilled more (nvcc 13.0, sm_90a). Asked for one block, nvcc gave most
 // kernels more registers than it chooses unasked: the others keep its own choice.
-// (Not the pipelined kernel, which holds two rows' vectors: see forward_rows.)
-//
-// Whether rows split over clusters take the pipelined kernel (forward_rows' kPipelined): for 16-bit
-// x without centring or residual add, whose unpipelined kernel holds as many blocks an SM (two).
-// Lab V1 of the example's benchmarks/results/runs/ (H200, CUDA graphs), pipelined against not: the
-// bfloat16 RMSNorm forward at 1024 x 65536 took 97.1 us against 105.6, at 512 x 131072 105.2 against
-// 117.7; the float32 RMSNorm's (128 registers, two blocks an SM against four) at 1024 x 65536 175.1
-// against 168.2, the LayerNorm's 239.7 against 196.4, the bfloat16 LayerNorm's 118.0 against 102.2.
-template <template <typename> class Norm, typename scalar_t>
-constexpr bool kPipelinedForward =
-    sizeof(scalar_t) == 2 && !Norm<float>::kCentered && !Norm<float>::kResidual;
-template <typename scalar_t, int kVec, int kItems, bool kCached, bool kResidual, bool kPipelined>
-constexpr bool kTwoForwardBlocks = std::is_same_v<scalar_t, float> && kVec == 4 && kItems == kForwardItems &&
-                                   kCached && !kResidual && !kPipelined;
+template <typename scalar_t, int kVec, int kItems, bool kCached, bool kResidual>
+constexpr bool kTwoForwardBlocks =
+    std::is_same_v<scalar_t, float> && kVec == 4 && kItems == kForwardItems && kCached && !kResidual;
 
 // kItems vectors a thread of each of `passes` slices of the row; kCached: one slice, kept in
 // registers between the steps. cluster > 1: the blocks of a cluster share one row, block r of it
 // taking the r-th slice of kItems x row_threads vectors (passes is then 1). kShifted: see
 // head_elements (the edges are read again for the output, by the first block of a cluster).
-// kPipelined (kCached rows that start on a vector boundary, a row a block): the grid holds fewer
-// blocks (clusters) than there are rows, each walking every (grid's blocks / cluster)-th row, and a
-// thread reads its slice of the block's next row into registers while the row it holds is reduced,
-// normalized and written, so that the reads of the next row fly through the row's reductions and
-// cluster barriers (see forward_cuda).
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached, bool kShifted, bool kPipelined>
+          bool kCached, bool kShifted>
 __device__ __forceinline__ void forward_rows(
     const scalar_t* __restrict__ x, const scalar_t* __restrict__ residual, const param_t* __restrict__ weight,
     const param_t* __restrict__ bias, scalar_t* __restrict__ y, scalar_t* __restrict__ residual_out,
@@ -611,26 +595,36 @@ __device__ __forceinline__ void forward_rows(
   constexpr bool kResidual = Norm<opmath_t>::kResidual;
   constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
   constexpr int kParameterBytes = kItems * static_cast<int>(sizeof(P)) * (kBias ? 2 : 1);
-  // (Not the 16-bit weight's larger share where the thread also holds its next row: kPipelined.)
   constexpr bool kPrefetch =
       kCached && (kParameterBytes <= kPrefetchParameterBytes ||
-                  (!kBias && !kPipelined && sizeof(param_t) == 2 && kParameterBytes <= kPrefetchWeightBytes));
-  static_assert(!kPipelined || (kCached && !kShifted), "pipelined: one slice of rows without edges");
+                  (!kBias && sizeof(param_t) == 2 && kParameterBytes <= kPrefetchWeightBytes));
   using M = Moments<opmath_t, kCentered>;
   __shared__ M smem[core::kWarp];
-  // The cluster's slots, one a row in turn (two where the block walks rows: a block writes a row's
-  // slot only after every block has passed the previous row's cluster barrier, and so has read the
-  // slots of the row before).
-  __shared__ M cluster_slots[kPipelined ? 2 : 1];
+  __shared__ M cluster_slot;
   const int t = threadIdx.x % row_threads;
+  const int64_t block_row = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
+  const int64_t row = block_row * (blockDim.x / row_threads) + threadIdx.x / row_threads;
+  const bool active = row < rows;  // inactive threads still take part in the reductions
   const int64_t first = cluster > 1 ? static_cast<int64_t>(cluster_rank()) * kItems * row_threads : 0;
+  const int64_t row_offset = (active ? row : 0) * cols;
+  const int head = kShifted ? head_elements<scalar_t, kVec>(x + row_offset) : 0;
+  const int64_t col_vecs = (cols - head) / kVec;
+  // This thread's edge of the row, if any (kShifted).
+  const int edges = static_cast<int>(cols - col_vecs * kVec);
+  const bool has_edge = kShifted && active && first == 0 && t < edges;
+  const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
+  const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
+  // With a residual add: the row of residual, and that of the sum, which the thread writes when it
+  // first reads x and reads back (its own writes) where the row takes several passes.
+  const V* residual_row = reinterpret_cast<const V*>(kResidual ? residual + row_offset + head : nullptr);
+  V* sum_row = reinterpret_cast<V*>(kResidual ? residual_out + row_offset + head : nullptr);
   if (kCached) passes = 1;
   V items[kItems];
-  V next_items[kPipelined ? kItems : 1];
   P w_items[kPrefetch ? kItems : 1], b_items[kPrefetch && kBias ? kItems : 1];
   const auto column = [&](int pass, int i) {
     return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
   };
+  const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
   // The residual add's reads of x and residual: whole vectors in the 16-bit types; element by element
   // in float32 and float64, where nvcc hoisted the whole-vector loads of every item ahead of the adds
   // and the float32 kernels took up to 74 registers a thread instead of 64 (runs/q/ptxas/). Lab Q1 of
@@ -644,18 +638,10 @@ __device__ __forceinline__ void forward_rows(
       core::load_opmath(*p, out);
     }
   };
-  // Reads the thread's vectors of pass `pass` of the row at row_offset (x_row's vectors from the
-  // row's first vector boundary, col_vecs of them) into out: x, or with the residual add the sum of x
-  // and residual, which the thread writes when it first reads the row and reads back (its own writes)
-  // where the row takes several passes. active: the row is one of x's (else nothing is read).
-  const auto read_row = [&](V(&out)[kItems], int64_t row_offset, int head, int64_t col_vecs, bool active,
-                            int pass, bool first_read) {
-    const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
-    const V* residual_row = reinterpret_cast<const V*>(kResidual ? residual + row_offset + head : nullptr);
-    V* sum_row = reinterpret_cast<V*>(kResidual ? residual_out + row_offset + head : nullptr);
+  const auto load = [&](int pass, bool first_read) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      if (!active || column(pass, i) >= col_vecs) continue;
+      if (!valid(pass, i)) continue;
       const int64_t j = column(pass, i);
       if constexpr (kResidual) {
         if (first_read) {
@@ -664,193 +650,158 @@ __device__ __forceinline__ void forward_rows(
           read_residual_operand(residual_row + j, b);
 #pragma unroll
           for (int e = 0; e < kVec; ++e) a[e] += b[e];
-          out[i] = core::round_to<scalar_t, kVec>(a);  // normalized as rounded to x's dtype
-          sum_row[j] = out[i];
+          items[i] = core::round_to<scalar_t, kVec>(a);  // normalized as rounded to x's dtype
+          sum_row[j] = items[i];
         } else {
-          out[i] = load_vector(sum_row + j);
+          items[i] = load_vector(sum_row + j);
         }
       } else {
-        out[i] = load_vector(x_row + j);
+        items[i] = load_vector(x_row + j);
       }
     }
   };
-  // Normalizes the rows of the block's row group block_row (first_row: the first the block takes;
-  // turn: its cluster slot).
-  const auto normalize_rows = [&](int64_t block_row, bool first_row, int turn) {
-    const int64_t row = block_row * (blockDim.x / row_threads) + threadIdx.x / row_threads;
-    const bool active = row < rows;  // inactive threads still take part in the reductions
-    const int64_t row_offset = (active ? row : 0) * cols;
-    const int head = kShifted ? head_elements<scalar_t, kVec>(x + row_offset) : 0;
-    const int64_t col_vecs = (cols - head) / kVec;
-    // This thread's edge of the row, if any (kShifted).
-    const int edges = static_cast<int>(cols - col_vecs * kVec);
-    const bool has_edge = kShifted && active && first == 0 && t < edges;
-    const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
-    const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
-    const auto load = [&](int pass, bool first_read) {
-      read_row(items, row_offset, head, col_vecs, active, pass, first_read);
-    };
-    // The thread's edge element (has_edge), as load's vectors: x (+ residual, the sum written at the
-    // first read and read back after).
-    const auto edge_value = [&](bool first_read) -> opmath_t {
-      if constexpr (kResidual) {
-        if (!first_read) return static_cast<opmath_t>(residual_out[edge]);
-        const scalar_t sum =
-            static_cast<scalar_t>(static_cast<opmath_t>(x[edge]) + static_cast<opmath_t>(residual[edge]));
-        residual_out[edge] = sum;
-        return static_cast<opmath_t>(sum);
-      } else {
-        return static_cast<opmath_t>(x[edge]);
-      }
-    };
-    // The statistics of the thread's elements: their sum of squares (RMSNorm), or their count, mean
-    // and squared deviations from that mean (LayerNorm: from sums about a shift, below), one pass at a
-    // time, the passes combined.
-    M stats{};
-    for (int pass = 0; pass < passes; ++pass) {
-      if (!kPipelined || first_row) load(pass, true);  // else read while the block's last row was
-      if (pass == 0 && kPrefetch && first_row) {       // (a block that walks rows keeps its columns)
+  // The thread's edge element (has_edge), as load's vectors: x (+ residual, the sum written at the
+  // first read and read back after).
+  const auto edge_value = [&](bool first_read) -> opmath_t {
+    if constexpr (kResidual) {
+      if (!first_read) return static_cast<opmath_t>(residual_out[edge]);
+      const scalar_t sum =
+          static_cast<scalar_t>(static_cast<opmath_t>(x[edge]) + static_cast<opmath_t>(residual[edge]));
+      residual_out[edge] = sum;
+      return static_cast<opmath_t>(sum);
+    } else {
+      return static_cast<opmath_t>(x[edge]);
+    }
+  };
+  // The statistics of the thread's elements: their sum of squares (RMSNorm), or their count, mean
+  // and squared deviations from that mean (LayerNorm: from sums about a shift, below), one pass at a
+  // time, the passes combined.
+  M stats{};
+  for (int pass = 0; pass < passes; ++pass) {
+    load(pass, true);
+    if (pass == 0 && kPrefetch) {
 #pragma unroll
-        for (int i = 0; i < kItems; ++i) {
-          if (!valid(0, i)) continue;
-          w_items[i] = load_parameter_vector<P, kShifted>(weight, head, column(0, i));
-          if constexpr (kBias) b_items[i] = load_parameter_vector<P, kShifted>(bias, head, column(0, i));
-        }
+      for (int i = 0; i < kItems; ++i) {
+        if (!valid(0, i)) continue;
+        w_items[i] = load_parameter_vector<P, kShifted>(weight, head, column(0, i));
+        if constexpr (kBias) b_items[i] = load_parameter_vector<P, kShifted>(bias, head, column(0, i));
       }
-      // LayerNorm: one look at the registers gives the sums of d = x - shift and of d^2, with shift
-      // the thread's first element of the pass, so that sum(d^2) - sum(d)^2 / count loses no more
-      // digits than the spread of the thread's own elements allows. (With two looks, the mean's and then
-      // the squared deviations', Nsight Compute had the bfloat16 forward at 87% of the SMs' compute
-      // throughput: lab Q2 of the example's benchmarks/results/runs/.)
-      opmath_t shift = 0;
-      if constexpr (kCentered) {
-        if (valid(pass, 0)) {
-          opmath_t f[kVec];
-          core::load_opmath_by_words(items[0], f);
-          shift = f[0];
-        }
+    }
+    // LayerNorm: one look at the registers gives the sums of d = x - shift and of d^2, with shift
+    // the thread's first element of the pass, so that sum(d^2) - sum(d)^2 / count loses no more
+    // digits than the spread of the thread's own elements allows. (With two looks, the mean's and then
+    // the squared deviations', Nsight Compute had the bfloat16 forward at 87% of the SMs' compute
+    // throughput: lab Q2 of the example's benchmarks/results/runs/.)
+    opmath_t shift = 0;
+    if constexpr (kCentered) {
+      if (valid(pass, 0)) {
+        opmath_t f[kVec];
+        core::load_opmath_by_words(items[0], f);
+        shift = f[0];
       }
-      opmath_t sum = 0, squares = 0;
-      int count = 0;
+    }
+    opmath_t sum = 0, squares = 0;
+    int count = 0;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      if (!valid(pass, i)) continue;
+      opmath_t f[kVec];
+      core::load_opmath_by_words(items[i], f);
+      count += kVec;
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) {
+        const opmath_t d = f[e] - shift;
+        if constexpr (kCentered) sum += d;
+        squares += d * d;
+      }
+    }
+    M part{};
+    if constexpr (kCentered) {
+      if (count > 0) {
+        part.count = static_cast<opmath_t>(count);
+        const opmath_t mean_d = sum / part.count;
+        part.mean = shift + mean_d;
+        const opmath_t m2 = squares - sum * mean_d;
+        part.m2 = m2 > opmath_t(0) ? m2 : opmath_t(0);
+      }
+    } else {
+      part.m2 = squares;
+    }
+    stats = M::combine(stats, part);
+  }
+  if (has_edge) {
+    const opmath_t v = edge_value(true);
+    M part{};
+    if constexpr (kCentered) {
+      part = {opmath_t(1), v, opmath_t(0)};
+    } else {
+      part.m2 = v * v;
+    }
+    stats = M::combine(stats, part);
+  }
+  stats = row_reduce<!kShifted>(stats, row_threads, smem);  // shifted rows: some threads hold an edge
+  if (cluster > 1) stats = cluster_reduce(stats, &cluster_slot, cluster);
+  const opmath_t n = static_cast<opmath_t>(cols);
+  const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
+  const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / n + eps);
+  if (has_edge) {
+    opmath_t f =
+        (edge_value(false) - mean) * rstd * (static_cast<opmath_t>(weight[edge - row_offset]) + kOffset);
+    if constexpr (kBias) f += static_cast<opmath_t>(bias[edge - row_offset]);
+    y[edge] = static_cast<scalar_t>(f);
+  }
+  // The output pass, built for each chunk of the parameters' loads (see load_parameter): in shifted
+  // rows, the chunk the row's parameters allow where weight and bias allow the same, else decided at
+  // each load (kChunk -1); kChunk 0: aligned vectors.
+  const auto normalize = [&](auto chunk_c) {
+    [[maybe_unused]] constexpr int kChunk = decltype(chunk_c)::value;  // (unused where prefetched)
+    V* y_row = reinterpret_cast<V*>(y + row * cols + head);
+    for (int pass = 0; pass < passes; ++pass) {
+      if (!kCached) load(pass, false);
 #pragma unroll
       for (int i = 0; i < kItems; ++i) {
         if (!valid(pass, i)) continue;
-        opmath_t f[kVec];
+        const int64_t j = column(pass, i);
+        opmath_t f[kVec], w[kVec];
+        [[maybe_unused]] opmath_t b[kVec];
+        forget(items[i]);
         core::load_opmath_by_words(items[i], f);
-        count += kVec;
+        if constexpr (kPrefetch) {
+          forget(w_items[i]);
+          core::load_opmath_by_words(w_items[i], w);
+          if constexpr (kBias) forget(b_items[i]), core::load_opmath_by_words(b_items[i], b);
+        } else {
+          load_parameter<kChunk, true>(weight, head, j, w);
+          if constexpr (kBias) load_parameter<kChunk, true>(bias, head, j, b);
+        }
 #pragma unroll
         for (int e = 0; e < kVec; ++e) {
-          const opmath_t d = f[e] - shift;
-          if constexpr (kCentered) sum += d;
-          squares += d * d;
+          f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);
+          if constexpr (kBias) f[e] += b[e];
         }
+        y_row[j] = core::round_to<scalar_t, kVec>(f);
       }
-      M part{};
-      if constexpr (kCentered) {
-        if (count > 0) {
-          part.count = static_cast<opmath_t>(count);
-          const opmath_t mean_d = sum / part.count;
-          part.mean = shift + mean_d;
-          const opmath_t m2 = squares - sum * mean_d;
-          part.m2 = m2 > opmath_t(0) ? m2 : opmath_t(0);
-        }
-      } else {
-        part.m2 = squares;
-      }
-      stats = M::combine(stats, part);
-    }
-    if (has_edge) {
-      const opmath_t v = edge_value(true);
-      M part{};
-      if constexpr (kCentered) {
-        part = {opmath_t(1), v, opmath_t(0)};
-      } else {
-        part.m2 = v * v;
-      }
-      stats = M::combine(stats, part);
-    }
-    if constexpr (kPipelined) {  // the block's next row (a row a block), read through this one's reductions
-      const int64_t next = row + static_cast<int64_t>(gridDim.x / cluster);
-      read_row(next_items, (next < rows ? next : 0) * cols, 0, col_vecs, next < rows, 0, true);
-    }
-    stats = row_reduce<!kShifted>(stats, row_threads, smem);  // shifted rows: some threads hold an edge
-    if (cluster > 1) stats = cluster_reduce(stats, &cluster_slots[turn], cluster);
-    const opmath_t n = static_cast<opmath_t>(cols);
-    const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
-    const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / n + eps);
-    if (has_edge) {
-      opmath_t f =
-          (edge_value(false) - mean) * rstd * (static_cast<opmath_t>(weight[edge - row_offset]) + kOffset);
-      if constexpr (kBias) f += static_cast<opmath_t>(bias[edge - row_offset]);
-      y[edge] = static_cast<scalar_t>(f);
-    }
-    // The output pass, built for each chunk of the parameters' loads (see load_parameter): in shifted
-    // rows, the chunk the row's parameters allow where weight and bias allow the same, else decided at
-    // each load (kChunk -1); kChunk 0: aligned vectors.
-    const auto normalize = [&](auto chunk_c) {
-      [[maybe_unused]] constexpr int kChunk = decltype(chunk_c)::value;  // (unused where prefetched)
-      V* y_row = reinterpret_cast<V*>(y + row * cols + head);
-      for (int pass = 0; pass < passes; ++pass) {
-        if (!kCached) load(pass, false);
-#pragma unroll
-        for (int i = 0; i < kItems; ++i) {
-          if (!valid(pass, i)) continue;
-          const int64_t j = column(pass, i);
-          opmath_t f[kVec], w[kVec];
-          [[maybe_unused]] opmath_t b[kVec];
-          forget(items[i]);
-          core::load_opmath_by_words(items[i], f);
-          if constexpr (kPrefetch) {
-            forget(w_items[i]);
-            core::load_opmath_by_words(w_items[i], w);
-            if constexpr (kBias) forget(b_items[i]), core::load_opmath_by_words(b_items[i], b);
-          } else {
-            load_parameter<kChunk, true>(weight, head, j, w);
-            if constexpr (kBias) load_parameter<kChunk, true>(bias, head, j, b);
-          }
-#pragma unroll
-          for (int e = 0; e < kVec; ++e) {
-            f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);
-            if constexpr (kBias) f[e] += b[e];
-          }
-          y_row[j] = core::round_to<scalar_t, kVec>(f);
-        }
-      }
-    };
-    if (active) {
-      if constexpr (kShifted && !kPrefetch) {
-        const int chunk = chunk_of<true>(weight + head);
-        bool mixed = false;  // weight and bias allow different chunks (then decided at each load)
-        if constexpr (kBias) mixed = chunk_of<true>(bias + head) != chunk;
-        if (mixed) {
-          if constexpr (kBias) normalize(std::integral_constant<int, -1>{});
-        } else if (chunk == 16) {
-          normalize(std::integral_constant<int, 16>{});
-        } else if (chunk == 8) {
-          normalize(std::integral_constant<int, 8>{});
-        } else if (chunk == 4 || sizeof(param_t) != 2) {
-          normalize(std::integral_constant<int, 4>{});
-        } else if constexpr (sizeof(param_t) == 2) {
-          normalize(std::integral_constant<int, 2>{});
-        }
-      } else {
-        normalize(std::integral_constant<int, 0>{});
-      }
-    }
-    if constexpr (kPipelined) {
-#pragma unroll
-      for (int i = 0; i < kItems; ++i) items[i] = next_items[i];
     }
   };
-  const int64_t block_row = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
-  if constexpr (kPipelined) {
-    const int64_t row_groups = (rows + blockDim.x / row_threads - 1) / (blockDim.x / row_threads);
-    int turn = 0;
-    for (int64_t r = block_row; r < row_groups; r += gridDim.x / cluster, turn ^= 1) {
-      normalize_rows(r, r == block_row, turn);
+  if (active) {
+    if constexpr (kShifted && !kPrefetch) {
+      const int chunk = chunk_of<true>(weight + head);
+      bool mixed = false;  // weight and bias allow different chunks (then decided at each load)
+      if constexpr (kBias) mixed = chunk_of<true>(bias + head) != chunk;
+      if (mixed) {
+        if constexpr (kBias) normalize(std::integral_constant<int, -1>{});
+      } else if (chunk == 16) {
+        normalize(std::integral_constant<int, 16>{});
+      } else if (chunk == 8) {
+        normalize(std::integral_constant<int, 8>{});
+      } else if (chunk == 4 || sizeof(param_t) != 2) {
+        normalize(std::integral_constant<int, 4>{});
+      } else if constexpr (sizeof(param_t) == 2) {
+        normalize(std::integral_constant<int, 2>{});
+      }
+    } else {
+      normalize(std::integral_constant<int, 0>{});
     }
-  } else {
-    normalize_rows(block_row, true, 0);
   }
   if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slot
 }
@@ -862,27 +813,27 @@ __device__ __forceinline__ void forward_rows(
       const param_t *__restrict__ bias, scalar_t *__restrict__ y, scalar_t *__restrict__ residual_out,       \
       int64_t rows, int64_t cols, int row_threads, int passes, int cluster, at::opmath_type<scalar_t> eps
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached, bool kShifted, bool kPipelined>
+          bool kCached, bool kShifted>
 __global__ void __launch_bounds__(kMaxRowThreads) forward_kernel(ROW_NORM_FORWARD_PARAMETERS) {
-  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted, kPipelined>(
+  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(
       x, residual, weight, bias, y, residual_out, rows, cols, row_threads, passes, cluster, eps);
 }
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached, bool kShifted, bool kPipelined>
+          bool kCached, bool kShifted>
 __global__ void __launch_bounds__(kMaxRowThreads, 2) forward_kernel_two_blocks(ROW_NORM_FORWARD_PARAMETERS) {
-  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted, kPipelined>(
+  forward_rows<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(
       x, residual, weight, bias, y, residual_out, rows, cols, row_threads, passes, cluster, eps);
 }
 #undef ROW_NORM_FORWARD_PARAMETERS
 
 // The build of the forward kernel to launch for these parameters.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kCached, bool kShifted, bool kPipelined = false>
+          bool kCached, bool kShifted>
 constexpr auto forward_kernel_for() {
-  if constexpr (kTwoForwardBlocks<scalar_t, kVec, kItems, kCached, Norm<float>::kResidual, kPipelined>) {
-    return forward_kernel_two_blocks<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted, kPipelined>;
+  if constexpr (kTwoForwardBlocks<scalar_t, kVec, kItems, kCached, Norm<float>::kResidual>) {
+    return forward_kernel_two_blocks<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>;
   } else {
-    return forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted, kPipelined>;
+    return forward_kernel<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>;
   }
 }
 
@@ -1567,38 +1518,13 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
           constexpr bool kCached = decltype(cached_c)::value;
           const RowGeometry& g = layout.geometry;
           const int cluster = layout.cluster;
-          const int64_t row_groups = (rows + g.rows_per_block - 1) / g.rows_per_block;
-          const auto run = [&](auto kernel, int64_t groups) {
-            launch(kernel, groups * cluster, g.block_threads(), 0, stream, cluster,
-                   x.const_data_ptr<scalar_t>(), static_cast<const scalar_t*>(data(residual)),
-                   weight.const_data_ptr<param_t>(), bias_data, y.mutable_data_ptr<scalar_t>(),
-                   residual_out.defined() ? residual_out.mutable_data_ptr<scalar_t>() : nullptr, rows, cols,
-                   g.row_threads, layout.passes, cluster, static_cast<opmath_t>(eps));
-          };
-          // Rows split over clusters (a row a block, in registers, from a vector boundary), where
-          // kPipelinedForward: as many clusters as the GPU holds at once, each walking rows and
-          // reading its next row through the current one's cluster barriers (forward_rows'
-          // kPipelined), rather than a cluster a row, whose reads start only when it does.
-          if constexpr (kPipelinedForward<Norm, scalar_t> && kCached && !kShifted &&
-                        kItems == kForwardItems) {  // (clusters take kForwardItems)
-            if (cluster > 1) {
-              TORCH_INTERNAL_ASSERT(g.rows_per_block == 1, "a row a block");
-              const auto kernel =
-                  forward_kernel_for<Norm, scalar_t, param_t, kVec, kItems, true, false, true>();
-              // Clusters resident at once, one cache for each cluster size and block size.
-              static core::OccupancyCache resident_cache[kMaxCluster + 1][kMaxRowThreads / core::kWarp]{};
-              std::atomic<int>& cached =
-                  resident_cache[cluster][g.block_threads() / core::kWarp - 1][c10::cuda::current_device()];
-              int resident = cached.load(std::memory_order_relaxed);
-              if (resident == 0) {
-                resident = max_active_clusters(kernel, g.block_threads(), 0, cluster);
-                cached.store(resident, std::memory_order_relaxed);
-              }
-              run(kernel, std::min<int64_t>(row_groups, resident));
-              return;
-            }
-          }
-          run(forward_kernel_for<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(), row_groups);
+          const int64_t blocks = (rows + g.rows_per_block - 1) / g.rows_per_block * cluster;
+          launch(forward_kernel_for<Norm, scalar_t, param_t, kVec, kItems, kCached, kShifted>(), blocks,
+                 g.block_threads(), 0, stream, cluster, x.const_data_ptr<scalar_t>(),
+                 static_cast<const scalar_t*>(data(residual)), weight.const_data_ptr<param_t>(), bias_data,
+                 y.mutable_data_ptr<scalar_t>(),
+                 residual_out.defined() ? residual_out.mutable_data_ptr<scalar_t>() : nullptr, rows, cols,
+                 g.row_threads, layout.passes, cluster, static_cast<opmath_t>(eps));
         };
         dispatch_rows<kForwardItems, kForwardClusterThreads>(
             cols, width, pick_forward_items(rows, cols / kVec),
