@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lab V1 (issue 11): the forward's pipelined cluster kernel (clusters that walk rows, reading the next
 # row through the current one's reductions), in the RMSNorm example and the LayerNorm project rendered
-# at the commit in commit.txt, with a knob (LAB_NOPIPE=1: the unpipelined cluster kernel, as before).
+# at the commit in commit.txt, with a knob added to their csrc/row_norm/cuda.cuh by hand after
+# rendering (LAB_NOPIPE=1: the unpipelined cluster kernel, as before).
 # Builds both, runs their CUDA tests, compute-sanitizer on the RMSNorm workload, then times both
 # with the knob off and on (v_time.py).
 set -u
