@@ -838,6 +838,175 @@ constexpr auto forward_kernel_for() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Forward of wide rows, staged in shared memory
+// ---------------------------------------------------------------------------------------------
+// Rows wider than one block's registers hold (pick_forward_items gives 0), where their vectors are 16
+// bytes from each row's start and the GPU has clusters: the blocks of a cluster share a row, and each
+// copies its slice of the row (and of residual) into shared memory with one-dimensional bulk copies
+// (cp.async.bulk, sm_90 on). A copy takes no registers and no thread while it runs, so a
+// multiprocessor keeps as many slices in flight as its shared memory holds, where forward_rows keeps
+// its slice in registers (eight vectors a thread: two blocks of 256 threads an SM in bfloat16). Then
+// the slice's statistics are reduced over the block and the cluster, and the slice is normalized from
+// shared memory and written.
+//
+// The copies complete on an mbarrier in the block's shared memory: the thread that starts them
+// expects their bytes, every thread waits for its phase 0 (each block copies once).
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// Initializes `barrier` for one arrival (the thread that starts the copies), visible to the copies.
+__device__ __forceinline__ void copy_barrier_init(uint64_t* barrier) {
+#ifdef ROW_NORM_CLUSTERS
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(barrier)) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+// The one arrival on `barrier`, which then waits for `bytes` to be copied.
+__device__ __forceinline__ void copy_barrier_expect(uint64_t* barrier, unsigned bytes) {
+#ifdef ROW_NORM_CLUSTERS
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(barrier)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+
+// `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to shared memory, counted on
+// `barrier` as they arrive.
+__device__ __forceinline__ void bulk_copy(void* smem, const void* global, unsigned bytes, uint64_t* barrier) {
+#ifdef ROW_NORM_CLUSTERS
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+          shared_address(smem)),
+      "l"(global), "r"(bytes), "r"(shared_address(barrier))
+      : "memory");
+#endif
+}
+
+// Waits until `barrier` completes its phase of parity `parity`.
+__device__ __forceinline__ void copy_barrier_wait(uint64_t* barrier, unsigned parity) {
+#ifdef ROW_NORM_CLUSTERS
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, "
+        "p;\n}\n"
+        : "=r"(done)
+        : "r"(shared_address(barrier)), "r"(parity)
+        : "memory");
+  } while (done == 0);
+#endif
+}
+
+// Block r of each cluster of `cluster` blocks normalizes vectors [r slice, (r + 1) slice) of row
+// blockIdx.x / cluster; its dynamic shared memory holds `slice` vectors of x (and as many of
+// residual). The rows' vectors are 16 bytes (kVec x scalar_t) from each row's start.
+template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec>
+__global__ void __launch_bounds__(kMaxRowThreads)
+    forward_staged_kernel(const scalar_t* __restrict__ x, const scalar_t* __restrict__ residual,
+                          const param_t* __restrict__ weight, const param_t* __restrict__ bias,
+                          scalar_t* __restrict__ y, scalar_t* __restrict__ residual_out, int64_t cols,
+                          int64_t slice, int cluster, at::opmath_type<scalar_t> eps) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  using V = core::Vector<scalar_t, kVec>;
+  static_assert(sizeof(V) == core::kMaxVectorBytes, "bulk copies of whole 16-byte vectors");
+  constexpr bool kCentered = Norm<opmath_t>::kCentered;
+  constexpr bool kBias = Norm<opmath_t>::kBias;
+  constexpr bool kResidual = Norm<opmath_t>::kResidual;
+  constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
+  // The loops' unrolling: this many vectors a thread in flight from shared memory and, in the output
+  // pass, of the parameters from global memory (L2, where every row reads them).
+  constexpr int kUnroll = 4;
+  using M = Moments<opmath_t, kCentered>;
+  __shared__ M smem[core::kWarp];
+  __shared__ M cluster_slot;
+  __shared__ uint64_t copied;
+  extern __shared__ uint4 staged_words[];  // 16-byte aligned
+  V* staged = reinterpret_cast<V*>(staged_words);
+  [[maybe_unused]] V* staged_residual = staged + slice;
+  const int64_t row = blockIdx.x / cluster;
+  const int64_t first = static_cast<int64_t>(cluster_rank()) * slice;
+  const int64_t count = std::max<int64_t>(0, std::min<int64_t>(slice, cols / kVec - first));
+  const int64_t offset = row * cols + first * kVec;  // of the slice's first element
+  if (threadIdx.x == 0) {
+    copy_barrier_init(&copied);
+    const unsigned bytes = static_cast<unsigned>(count * sizeof(V));
+    copy_barrier_expect(&copied, kResidual ? 2 * bytes : bytes);
+    if (bytes > 0) {
+      bulk_copy(staged, x + offset, bytes, &copied);
+      if constexpr (kResidual) bulk_copy(staged_residual, residual + offset, bytes, &copied);
+    }
+  }
+  __syncthreads();  // the barrier is initialized
+  copy_barrier_wait(&copied, 0);
+  // The statistics of the thread's vectors, as in forward_rows (LayerNorm: sums about a shift, the
+  // thread's first element). With the residual add, the sum x + residual, rounded to x's dtype, is
+  // written to residual_out and kept in place of x.
+  opmath_t shift = 0, sum = 0, squares = 0;
+  int elements = 0;
+#pragma unroll kUnroll
+  for (int64_t j = threadIdx.x; j < count; j += blockDim.x) {
+    V v = staged[j];
+    if constexpr (kResidual) {
+      opmath_t a[kVec], b[kVec];
+      core::load_opmath(v, a);
+      core::load_opmath(staged_residual[j], b);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) a[e] += b[e];
+      v = core::round_to<scalar_t, kVec>(a);
+      staged[j] = v;
+      reinterpret_cast<V*>(residual_out + offset)[j] = v;
+    }
+    opmath_t f[kVec];
+    core::load_opmath_by_words(v, f);
+    if (kCentered && elements == 0) shift = f[0];
+    elements += kVec;
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      const opmath_t d = f[e] - shift;
+      if constexpr (kCentered) sum += d;
+      squares += d * d;
+    }
+  }
+  M stats{};
+  if constexpr (kCentered) {
+    if (elements > 0) {
+      stats.count = static_cast<opmath_t>(elements);
+      const opmath_t mean_d = sum / stats.count;
+      stats.mean = shift + mean_d;
+      const opmath_t m2 = squares - sum * mean_d;
+      stats.m2 = m2 > opmath_t(0) ? m2 : opmath_t(0);
+    }
+  } else {
+    stats.m2 = squares;
+  }
+  stats = row_reduce<true>(stats, blockDim.x, smem);
+  stats = cluster_reduce(stats, &cluster_slot, cluster);
+  const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
+  const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / static_cast<opmath_t>(cols) + eps);
+  V* y_slice = reinterpret_cast<V*>(y + offset);
+  const param_t* weight_slice = weight + first * kVec;
+  [[maybe_unused]] const param_t* bias_slice = kBias ? bias + first * kVec : nullptr;
+#pragma unroll kUnroll
+  for (int64_t j = threadIdx.x; j < count; j += blockDim.x) {
+    opmath_t f[kVec], w[kVec];
+    [[maybe_unused]] opmath_t b[kVec];
+    core::load_opmath_by_words(staged[j], f);
+    load_parameter<0, true>(weight_slice, 0, j, w);
+    if constexpr (kBias) load_parameter<0, true>(bias_slice, 0, j, b);
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);
+      if constexpr (kBias) f[e] += b[e];
+    }
+    y_slice[j] = core::round_to<scalar_t, kVec>(f);
+  }
+  cluster_sync();  // no block leaves while another may still read its slot
+}
+
+// ---------------------------------------------------------------------------------------------
 // Backward
 // ---------------------------------------------------------------------------------------------
 // 16 bytes from global to shared memory, asynchronously where the GPU can (cp.async, sm_80 on),
@@ -1483,6 +1652,35 @@ void allow_dynamic_shared_memory(Kernel kernel, size_t bytes, std::atomic<int>* 
   cache[device].store(static_cast<int>(bytes), std::memory_order_release);
 }
 
+// forward_staged_kernel's threads a block, and the most bytes of shared memory its slices take a block
+// where a cluster of up to kMaxCluster blocks suffices (else those of kMaxCluster blocks, where they fit).
+constexpr int kStagedThreads = 256;
+constexpr int64_t kStagedSliceBytes = 32 * 1024;
+
+// Launches forward_staged_kernel on `rows` rows of `cols` elements (16-byte vectors from each row's
+// start), unless the device cannot launch it in clusters or a block's slices do not fit the shared
+// memory it gives a block (as kSharedMemoryLimitVariable caps it): then it returns false.
+template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec>
+bool launch_forward_staged(const scalar_t* x, const scalar_t* residual, const param_t* weight,
+                           const param_t* bias, scalar_t* y, scalar_t* residual_out, int64_t rows,
+                           int64_t cols, cudaStream_t stream, at::opmath_type<scalar_t> eps) {
+  const auto kernel = forward_staged_kernel<Norm, scalar_t, param_t, kVec>;
+  static core::OccupancyCache has_clusters{}, static_smem{}, smem_allowed{};
+  if (!kernel_has_clusters(kernel, has_clusters.data())) return false;
+  constexpr int64_t kTensors = Norm<float>::kResidual ? 2 : 1;
+  const int64_t col_vecs = cols / kVec;
+  const auto slice_of = [&](int cluster) { return (col_vecs + cluster - 1) / cluster; };
+  const auto bytes_of = [&](int cluster) { return slice_of(cluster) * kTensors * core::kMaxVectorBytes; };
+  int cluster = 2;
+  while (cluster < kMaxCluster && bytes_of(cluster) > kStagedSliceBytes) cluster *= 2;
+  const auto smem = static_cast<size_t>(bytes_of(cluster));
+  if (!dynamic_shared_memory_fits(kernel, smem, static_smem.data())) return false;
+  allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
+  launch(kernel, rows * cluster, kStagedThreads, smem, stream, cluster, x, residual, weight, bias, y,
+         residual_out, cols, slice_of(cluster), cluster, eps);
+  return true;
+}
+
 template <template <typename> class Norm>
 Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, const at::Tensor& weight_in,
                      const at::Tensor& bias_in, double eps) {
@@ -1512,6 +1710,17 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
       dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
         constexpr bool kShifted = decltype(shifted_c)::value;
+        const int items = pick_forward_items(rows, cols / kVec);
+        if constexpr (!kShifted && kVec * sizeof(scalar_t) == core::kMaxVectorBytes) {
+          // Rows wider than a block's registers hold: staged in shared memory where the GPU allows.
+          const bool staged =
+              items == 0 && launch_forward_staged<Norm, scalar_t, param_t, kVec>(
+                                x.const_data_ptr<scalar_t>(), static_cast<const scalar_t*>(data(residual)),
+                                weight.const_data_ptr<param_t>(), bias_data, y.mutable_data_ptr<scalar_t>(),
+                                residual_out.defined() ? residual_out.mutable_data_ptr<scalar_t>() : nullptr,
+                                rows, cols, stream, static_cast<opmath_t>(eps));
+          if (staged) return;
+        }
         static core::OccupancyCache has_clusters{};
         const auto launch_rows = [&](auto items_c, auto cached_c, const RowLayout& layout) {
           constexpr int kItems = decltype(items_c)::value;
@@ -1527,7 +1736,7 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
                  g.row_threads, layout.passes, cluster, static_cast<opmath_t>(eps));
         };
         dispatch_rows<kForwardItems, kForwardClusterThreads>(
-            cols, width, pick_forward_items(rows, cols / kVec),
+            cols, width, items,
             forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true, kShifted>(),
             has_clusters.data(), launch_rows);
       });
