@@ -10,8 +10,9 @@
 // One reduction a row: RMSNorm's sum of squares, or LayerNorm's (count, mean, sum of squared
 // deviations) of each thread's elements, combined across the row with Chan's formula. Rows wider
 // than one block's registers are split over a thread block cluster (sm_90 and newer: each block
-// keeps its slice in registers, the statistics are combined through distributed shared memory), or,
-// where clusters are not available or do not suffice, read again for each step (from L2).
+// copies its slice into shared memory, or where that does not fit keeps it in registers; the
+// statistics are combined through distributed shared memory), or, where clusters are not available
+// or do not suffice, read again for each step (from L2).
 //
 // Backward: a grid of about as many blocks (or clusters) as the GPU holds at once, at most
 // kMaxBlocksPerSM a multiprocessor, walks the rows. With 16-byte vectors, each block copies its next
@@ -1512,11 +1513,11 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
   return std::max(clusters, 1);
 }
 
-// Environment variables for the tests (families/row_norm.py names them for Python), read by each
-// backward call: caps on the shared memory a block of the backward may take, in bytes (to test, on a
-// GPU with more, the path that GPUs with less take; read where a block could stage its rows), and on
-// the backward's row groups (so that each walks many rows, as on a smaller GPU or with many more
-// rows).
+// Environment variables for the tests (families/row_norm.py names them for Python), read at each
+// call: caps on the shared memory a block may take, in bytes (to test, on a GPU with more, the path
+// that GPUs with less take; read where a block could stage its rows: the backward's, and the
+// forward's of rows split over a cluster), and on the backward's row groups (so that each walks
+// many rows, as on a smaller GPU or with many more rows).
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
 constexpr const char* kBackwardGroupsVariable = "ROW_NORM_BACKWARD_GROUPS";
 
@@ -1652,14 +1653,25 @@ void allow_dynamic_shared_memory(Kernel kernel, size_t bytes, std::atomic<int>* 
   cache[device].store(static_cast<int>(bytes), std::memory_order_release);
 }
 
-// forward_staged_kernel's threads a block, and the most bytes of shared memory its slices take a block
-// where a cluster of up to kMaxCluster blocks suffices (else those of kMaxCluster blocks, where they fit).
+// forward_staged_kernel's geometry: the fewest blocks a cluster (2, 4 or 8) whose slices take at most
+// kStagedSliceBytes of shared memory a block, on kStagedThreads threads; else, where slices of
+// kMaxCluster blocks take at most 2 x kStagedSliceBytes, those on 2 x kStagedThreads threads; else
+// none (forward_rows then takes the rows). A multiprocessor holds six blocks of 32 KiB (their threads
+// read and write their slices while the others' copies run), or three of 64 KiB. Lab Y1 of the
+// example's benchmarks/results/runs/ (H200, device time): the bfloat16 RMSNorm forward at 1024 x 65536
+// (a cluster of four) took 80.5 us against forward_rows' 105.9, on 512 threads 96.0, in slices of
+// 16 KiB (eight blocks) 88.7, of 64 KiB (two) 104.0; the float32 LayerNorm's at 2048 x 32768 162.0
+// against 180.2. In slices of 64 KiB: the float32 RMSNorm at 512 x 131072 on 512 threads 170.6 us,
+// on 256 214.8, forward_rows 191.2; in slices of 128 KiB (the residual-add RMSNorm in float32 at 512
+// x 131072, one block a multiprocessor) 496.0 us against forward_rows' 372.2.
 constexpr int kStagedThreads = 256;
 constexpr int64_t kStagedSliceBytes = 32 * 1024;
+static_assert(2 * kStagedThreads <= kMaxRowThreads, "within forward_staged_kernel's launch bounds");
 
 // Launches forward_staged_kernel on `rows` rows of `cols` elements (16-byte vectors from each row's
-// start), unless the device cannot launch it in clusters or a block's slices do not fit the shared
-// memory it gives a block (as kSharedMemoryLimitVariable caps it): then it returns false.
+// start), unless the device cannot launch it in clusters, no cluster gives slices it takes (above),
+// or they do not fit the shared memory the device gives a block (as kSharedMemoryLimitVariable caps
+// it): then it returns false.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec>
 bool launch_forward_staged(const scalar_t* x, const scalar_t* residual, const param_t* weight,
                            const param_t* bias, scalar_t* y, scalar_t* residual_out, int64_t rows,
@@ -1673,11 +1685,13 @@ bool launch_forward_staged(const scalar_t* x, const scalar_t* residual, const pa
   const auto bytes_of = [&](int cluster) { return slice_of(cluster) * kTensors * core::kMaxVectorBytes; };
   int cluster = 2;
   while (cluster < kMaxCluster && bytes_of(cluster) > kStagedSliceBytes) cluster *= 2;
+  if (bytes_of(cluster) > 2 * kStagedSliceBytes) return false;
+  const int threads = bytes_of(cluster) > kStagedSliceBytes ? 2 * kStagedThreads : kStagedThreads;
   const auto smem = static_cast<size_t>(bytes_of(cluster));
   if (!dynamic_shared_memory_fits(kernel, smem, static_smem.data())) return false;
   allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
-  launch(kernel, rows * cluster, kStagedThreads, smem, stream, cluster, x, residual, weight, bias, y,
-         residual_out, cols, slice_of(cluster), cluster, eps);
+  launch(kernel, rows * cluster, threads, smem, stream, cluster, x, residual, weight, bias, y, residual_out,
+         cols, slice_of(cluster), cluster, eps);
   return true;
 }
 

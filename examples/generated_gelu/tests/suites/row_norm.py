@@ -199,14 +199,16 @@ def test_large_shapes(spec, device, shape):
 
 
 # Rows the CUDA kernels hold in registers at one to eight vectors a thread, rows they read again for
-# each step (over 4096 vectors), many rows of a few threads each, and enough short rows for the
-# forward to give each a warp or 16 threads. Then N not a multiple of the vector width, whose rows
+# each step or split over a cluster (over 4096 vectors; 3 x 32776: slices of unequal lengths), many
+# rows of a few threads each, and enough short rows for the forward to give each a warp or 16
+# threads. Then N not a multiple of the vector width, whose rows
 # start at every offset from a vector boundary: in registers, in clusters, read again for each step,
 # short rows several to a block.
 CUDA_SHAPES = [
     (4099, 1024),
     (33, 16384),
     (5, 32768),
+    (3, 32776),
     (4, 65536),
     (3, 100000),
     (2, 1 << 17),
@@ -303,6 +305,35 @@ def backward_kernel_stages(fn):
         torch.cuda.synchronize()
     names = [event.key for event in profile.key_averages() if "::backward_kernel<" in event.key]
     return [int(name.split(">(")[0].split(", ")[-2]) for name in names]
+
+
+def forward_kernels(fn):
+    """Runs fn under the profiler; the names of the CUDA forward kernels that ran, without their
+    namespace and template arguments (forward_kernel, forward_kernel_two_blocks,
+    forward_staged_kernel)."""
+    activities = [torch.profiler.ProfilerActivity.CUDA]
+    with torch.profiler.profile(activities=activities, acc_events=True) as profile:
+        fn()
+        torch.cuda.synchronize()
+    names = [event.key.split("<")[0].rsplit("::", 1)[-1] for event in profile.key_averages()]
+    return sorted({name for name in names if name.startswith("forward_")})
+
+
+@CUDA
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32], ids=str)
+def test_wide_rows_staged_in_shared_memory(spec, dtype, monkeypatch):
+    # Rows wider than a block's registers hold, split over a cluster (sm_90 and newer): each block
+    # copies its slice of the row into shared memory (at N = 65536, slices of 32 KiB, or 64 KiB in
+    # float32 with the residual add); capped below that, it keeps the slice in registers instead.
+    # Right both ways; without clusters, the rows are read again for each step.
+    shape = (6, 65536)
+    clusters = torch.cuda.get_device_capability()[0] >= 9
+    monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
+    ran = forward_kernels(lambda: check_against_reference(spec, "cuda", dtype, shape))
+    assert ran == (["forward_staged_kernel"] if clusters else ["forward_kernel"])
+    monkeypatch.setenv(SHARED_MEMORY_LIMIT_VARIABLE, str(16 * 1024))
+    ran = forward_kernels(lambda: check_against_reference(spec, "cuda", dtype, shape))
+    assert len(ran) == 1 and ran[0] in ("forward_kernel", "forward_kernel_two_blocks")
 
 
 SMALLER_GPU_BYTES = 99 * 1024  # shared memory a block on sm_86, sm_89 and sm_120

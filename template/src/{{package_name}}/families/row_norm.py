@@ -26,10 +26,11 @@ from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
 NORMS = ("rms_norm", "layer_norm")
 
 # Test settings that the CUDA kernels (csrc/row_norm/cuda.cuh) read from the environment at each
-# backward call: a cap on the shared memory a block of the backward may take, in bytes (to take, on a
-# GPU with more, the path that GPUs with less take; read where a block could stage its rows), and one
-# on the backward's row groups (at least 1; so that each walks many rows, as on a smaller GPU or with
-# many more rows). Digits only; a cap above the most the GPU allows caps nothing.
+# call: a cap on the shared memory a block may take, in bytes (to take, on a GPU with more, the path
+# that GPUs with less take; read where a block could stage its rows: the backward's, and the
+# forward's of rows split over a cluster), and one on the backward's row groups (at least 1; so that
+# each walks many rows, as on a smaller GPU or with many more rows). Digits only; a cap above the
+# most the GPU allows caps nothing.
 SHARED_MEMORY_LIMIT_VARIABLE = "ROW_NORM_SHARED_MEMORY_LIMIT"
 BACKWARD_GROUPS_VARIABLE = "ROW_NORM_BACKWARD_GROUPS"
 
