@@ -14,7 +14,9 @@ element for an operator without the add.
 """
 
 import copy
+import os
 import pickle
+import re
 
 import pytest
 import torch
@@ -295,15 +297,20 @@ def test_second_device(spec, shape):
     check_against_reference(spec, "cuda:1", torch.bfloat16, shape)
 
 
-def backward_kernel_stages(fn):
-    """Runs fn under the profiler; for each CUDA backward kernel that ran (by name), the stages it
-    staged its rows in, 0 where it did not (its template argument kStages, the last but one, in the
-    demangled kernel name)."""
+def kernels_run(fn):
+    """Runs fn under the profiler; the demangled names of the CUDA kernels that ran, one each."""
     activities = [torch.profiler.ProfilerActivity.CUDA]
     with torch.profiler.profile(activities=activities, acc_events=True) as profile:
         fn()
         torch.cuda.synchronize()
-    names = [event.key for event in profile.key_averages() if "::backward_kernel<" in event.key]
+    return [event.key for event in profile.key_averages()]
+
+
+def backward_kernel_stages(fn):
+    """Runs fn under the profiler; for each CUDA backward kernel that ran (by name), the stages it
+    staged its rows in, 0 where it did not (its template argument kStages, the last but one, in the
+    demangled kernel name)."""
+    names = [name for name in kernels_run(fn) if "::backward_kernel<" in name]
     return [int(name.split(">(")[0].split(", ")[-2]) for name in names]
 
 
@@ -311,12 +318,21 @@ def forward_kernels(fn):
     """Runs fn under the profiler; the names of the CUDA forward kernels that ran, without their
     namespace and template arguments (forward_kernel, forward_kernel_two_blocks,
     forward_staged_kernel)."""
-    activities = [torch.profiler.ProfilerActivity.CUDA]
-    with torch.profiler.profile(activities=activities, acc_events=True) as profile:
-        fn()
-        torch.cuda.synchronize()
-    names = [event.key.split("<")[0].rsplit("::", 1)[-1] for event in profile.key_averages()]
+    names = [name.split("<")[0].rsplit("::", 1)[-1] for name in kernels_run(fn)]
     return sorted({name for name in names if name.startswith("forward_")})
+
+
+def built_for_clusters():
+    """Whether the build has code for GPUs with thread block clusters (sm_90 and newer), which the
+    kernels launch clusters from (kernel_has_clusters in csrc/row_norm/cuda.cuh): where
+    TORCH_CUDA_ARCH_LIST is set, as the build read it, an architecture of 9.0 or more in it (a
+    number, or Hopper or Blackwell; 8.0+PTX runs on newer GPUs without them); unset, the build
+    targets the visible GPUs."""
+    listed = os.environ.get("TORCH_CUDA_ARCH_LIST")
+    if not listed:
+        return True
+    majors = [int(major) for major in re.findall(r"(\d+)\.\d", listed)]
+    return any(major >= 9 for major in majors) or bool(re.search(r"Hopper|Blackwell", listed))
 
 
 @CUDA
@@ -327,7 +343,7 @@ def test_wide_rows_staged_in_shared_memory(spec, dtype, monkeypatch):
     # float32 with the residual add); capped below that, it keeps the slice in registers instead.
     # Right both ways; without clusters, the rows are read again for each step.
     shape = (6, 65536)
-    clusters = torch.cuda.get_device_capability()[0] >= 9
+    clusters = torch.cuda.get_device_capability()[0] >= 9 and built_for_clusters()
     monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
     ran = forward_kernels(lambda: check_against_reference(spec, "cuda", dtype, shape))
     assert ran == (["forward_staged_kernel"] if clusters else ["forward_kernel"])
