@@ -48,6 +48,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "core/common.h"
 #include "core/cuda.cuh"
@@ -247,6 +248,25 @@ __device__ __forceinline__ double divide(double a, double b) {
 template <typename T, bool kCentered>
 struct Moments {
   T count, mean, m2;  // no initializers: __shared__ arrays of it must be trivially constructible
+
+  // The statistics of `count` elements from their sums about `shift`: sum of d = x - shift and of
+  // d^2 (LayerNorm: sum(d^2) - sum(d)^2 / count loses no more digits than the elements' own spread
+  // allows; RMSNorm takes the squares alone, with shift 0).
+  __device__ __forceinline__ static Moments of_sums(int count, T shift, T sum, T squares) {
+    Moments out{};
+    if constexpr (kCentered) {
+      if (count > 0) {
+        out.count = static_cast<T>(count);
+        const T mean_d = sum / out.count;
+        out.mean = shift + mean_d;
+        const T m2 = squares - sum * mean_d;
+        out.m2 = m2 > T(0) ? m2 : T(0);
+      }
+    } else {
+      out.m2 = squares;
+    }
+    return out;
+  }
 
   __device__ __forceinline__ static Moments combine(const Moments& a, const Moments& b) {
     if constexpr (!kCentered) {
@@ -716,19 +736,7 @@ __device__ __forceinline__ void forward_rows(
         squares += d * d;
       }
     }
-    M part{};
-    if constexpr (kCentered) {
-      if (count > 0) {
-        part.count = static_cast<opmath_t>(count);
-        const opmath_t mean_d = sum / part.count;
-        part.mean = shift + mean_d;
-        const opmath_t m2 = squares - sum * mean_d;
-        part.m2 = m2 > opmath_t(0) ? m2 : opmath_t(0);
-      }
-    } else {
-      part.m2 = squares;
-    }
-    stats = M::combine(stats, part);
+    stats = M::combine(stats, M::of_sums(count, shift, sum, squares));
   }
   if (has_edge) {
     const opmath_t v = edge_value(true);
@@ -971,18 +979,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       squares += d * d;
     }
   }
-  M stats{};
-  if constexpr (kCentered) {
-    if (elements > 0) {
-      stats.count = static_cast<opmath_t>(elements);
-      const opmath_t mean_d = sum / stats.count;
-      stats.mean = shift + mean_d;
-      const opmath_t m2 = squares - sum * mean_d;
-      stats.m2 = m2 > opmath_t(0) ? m2 : opmath_t(0);
-    }
-  } else {
-    stats.m2 = squares;
-  }
+  M stats = M::of_sums(elements, shift, sum, squares);
   stats = row_reduce<true>(stats, blockDim.x, smem);
   stats = cluster_reduce(stats, &cluster_slot, cluster);
   const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
@@ -1653,20 +1650,37 @@ void allow_dynamic_shared_memory(Kernel kernel, size_t bytes, std::atomic<int>* 
   cache[device].store(static_cast<int>(bytes), std::memory_order_release);
 }
 
-// forward_staged_kernel's geometry: the fewest blocks a cluster (2, 4 or 8) whose slices take at most
-// kStagedSliceBytes of shared memory a block, on kStagedThreads threads; else, where slices of
-// kMaxCluster blocks take at most 2 x kStagedSliceBytes, those on 2 x kStagedThreads threads; else
-// none (forward_rows then takes the rows). A multiprocessor holds six blocks of 32 KiB (their threads
-// read and write their slices while the others' copies run), or three of 64 KiB. Lab Y1 of the
-// example's benchmarks/results/runs/ (H200, device time): the bfloat16 RMSNorm forward at 1024 x 65536
-// (a cluster of four) took 80.5 us against forward_rows' 105.9, on 512 threads 96.0, in slices of
-// 16 KiB (eight blocks) 88.7, of 64 KiB (two) 104.0; the float32 LayerNorm's at 2048 x 32768 162.0
-// against 180.2. In slices of 64 KiB: the float32 RMSNorm at 512 x 131072 on 512 threads 170.6 us,
-// on 256 214.8, forward_rows 191.2; in slices of 128 KiB (the residual-add RMSNorm in float32 at 512
-// x 131072, one block a multiprocessor) 496.0 us against forward_rows' 372.2.
-constexpr int kStagedThreads = 256;
+// forward_staged_kernel's geometry. Cluster: the one (2, 4 or 8 blocks) whose slices lie nearest to
+// kStagedSliceBytes of shared memory a block, that is the fewest blocks whose slices take at most 1.5 x
+// kStagedSliceBytes; else 8 where their slices take at most 2 x kStagedSliceBytes; else none
+// (forward_rows then takes the rows). Threads: one for every kStagedThreadBytes of the block's slices,
+// in whole warps, from kStagedLeastThreads to kMaxRowThreads. A multiprocessor holds up to six blocks
+// of 32 KiB, whose threads read and write their slices while the others' copies run (five where a
+// build's registers allow no more: LayerNorm of bfloat16 x with a float32 weight, 44 a thread), or
+// three of 64 KiB. Lab Y1 of the example's benchmarks/results/runs/ (H200, device time), at 256
+// threads a block: the bfloat16 RMSNorm forward at 1024 x 65536 (a cluster of four) took 80.5 us
+// against forward_rows' 105.9, on 512 threads 96.0, on 128 100.3, in slices of 16 KiB (eight blocks)
+// 88.7, of 64 KiB (two) 104.0; the float32 LayerNorm's at 2048 x 32768 162.0 against 180.2, on 512
+// threads 223.6, on 128 211.5, in slices of 16 KiB 227.1. In slices of 64 KiB: the float32 RMSNorm
+// at 512 x 131072 on 512 threads 170.6 us, on 256 214.8, forward_rows 191.2; in slices of 128 KiB
+// (the residual-add RMSNorm in float32 at 512 x 131072, one block a multiprocessor) 496.0 us against
+// forward_rows' 372.2.
 constexpr int64_t kStagedSliceBytes = 32 * 1024;
-static_assert(2 * kStagedThreads <= kMaxRowThreads, "within forward_staged_kernel's launch bounds");
+constexpr int64_t kStagedThreadBytes = 8 * core::kMaxVectorBytes;
+constexpr int kStagedLeastThreads = 256;
+
+// forward_staged_kernel's blocks a cluster and threads a block for slices of `bytes_of(cluster)`
+// bytes (above), or {0, 0} where none takes them.
+template <typename BytesOf>
+std::pair<int, int> staged_geometry(BytesOf bytes_of) {
+  int cluster = 2;
+  while (cluster < kMaxCluster && 2 * bytes_of(cluster) > 3 * kStagedSliceBytes) cluster *= 2;
+  if (bytes_of(cluster) > 2 * kStagedSliceBytes) return {0, 0};
+  const int64_t warps =
+      (bytes_of(cluster) + kStagedThreadBytes * core::kWarp - 1) / (kStagedThreadBytes * core::kWarp);
+  const int64_t threads = std::clamp<int64_t>(warps * core::kWarp, kStagedLeastThreads, kMaxRowThreads);
+  return {cluster, static_cast<int>(threads)};
+}
 
 // Launches forward_staged_kernel on `rows` rows of `cols` elements (16-byte vectors from each row's
 // start), unless the device cannot launch it in clusters, no cluster gives slices it takes (above),
@@ -1683,10 +1697,8 @@ bool launch_forward_staged(const scalar_t* x, const scalar_t* residual, const pa
   const int64_t col_vecs = cols / kVec;
   const auto slice_of = [&](int cluster) { return (col_vecs + cluster - 1) / cluster; };
   const auto bytes_of = [&](int cluster) { return slice_of(cluster) * kTensors * core::kMaxVectorBytes; };
-  int cluster = 2;
-  while (cluster < kMaxCluster && bytes_of(cluster) > kStagedSliceBytes) cluster *= 2;
-  if (bytes_of(cluster) > 2 * kStagedSliceBytes) return false;
-  const int threads = bytes_of(cluster) > kStagedSliceBytes ? 2 * kStagedThreads : kStagedThreads;
+  const auto [cluster, threads] = staged_geometry(bytes_of);
+  if (cluster == 0) return false;
   const auto smem = static_cast<size_t>(bytes_of(cluster));
   if (!dynamic_shared_memory_fits(kernel, smem, static_smem.data())) return false;
   allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
