@@ -116,7 +116,12 @@ constexpr int kWarpRowsPerSM = 8;
 // stages against call X19's two: RMSNorm forward+backward 1.9 to 7.6% faster at 32768 x 4096, 8192 x
 // 8192, 4096 x 16384 and 1024 x 65536 (float32 at 4096 x 16384: 349.8 us against 378.4), but 3.0 to
 // 4.9% slower at 8192 x 4095 (shifted rows, see head_elements), which keep two. The other norms,
-// whose staged kernels hold more in registers, keep two: three have no kept record for them.
+// whose staged kernels hold more in registers, keep two: three have no kept record for them. Where two
+// stages let a multiprocessor hold more blocks than three (by its shared memory and registers), two
+// it is: lab Z1 of the example's benchmarks/results/runs/ (H200, device time, two stages wherever
+// they fit) had the float32 RMSNorm forward+backward at 2048 x 40960 (clusters of 8 blocks of 320
+// threads; two blocks a multiprocessor rather than one) take 540.0 us against 632.3, but at 1024 x
+// 65536 (one block either way) 475.4 against 450.1.
 template <bool kCentered, bool kResidual, bool kShifted, int kItems>
 constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;
 constexpr int kStagedTensors = 2;
@@ -1056,13 +1061,10 @@ static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kM
 // vectors of every row, the row's sums combined over the cluster.
 //
 // kStages > 0 (kInRegisters with 16-byte vectors, where the GPU gives a block staging_bytes of shared
-// memory): while a row is worked on, the block's next kStages - 1 rows are copied into shared memory,
-// so that a block keeps reads in flight through the row's reductions and arithmetic, which a block
-// that reads each row when it gets to it does not. Where a block holds one row (row_threads is the
-// block's threads, as in every cluster) on GPUs with bulk copies (sm_90 on), the block's columns of
-// each tensor are one run of memory, which one thread copies with a bulk copy (cp.async.bulk, counted
-// on the stage's barrier) after a barrier of the block (every thread is done with the stage); else
-// each thread copies its own columns in 16-byte pieces (cp.async), and waits for its own copies.
+// memory): while a row is worked on, the block's next kStages - 1 rows are copied into shared memory
+// (each thread copies, and later reads, only its own columns, so a thread's wait for its copies
+// suffices), so that a block keeps reads in flight through the row's reductions and arithmetic, which
+// a block that reads each row when it gets to it does not.
 //
 // kShifted: see head_elements. With kInRegisters, where row groups walk several rows, the host makes
 // the grid's rows a multiple of kVec / gcd(kVec, N), so that every row a row group walks starts
@@ -1096,14 +1098,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // barrier of a row between, and so has read it.
   __shared__ S cluster_slots[kTurns];
   extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
-  // The stages' barriers of the bulk copies: a stage's phase completes when its row has arrived.
-  __shared__ uint64_t stage_copied[kStaged ? kStages : 1];
   const int rows_per_block = blockDim.x / row_threads;
-#ifdef ROW_NORM_CLUSTERS
-  const bool bulk = kStaged && rows_per_block == 1;
-#else
-  constexpr bool bulk = false;
-#endif
   const int group = threadIdx.x / row_threads;
   const int t = threadIdx.x % row_threads;
   const int64_t block_index = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
@@ -1158,30 +1153,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
            ((static_cast<int64_t>(s) * kStagedTensors + tensor) * blockDim.x + group * row_threads) * kItems +
            static_cast<int64_t>(i) * row_threads + t;
   };
-  // Starts the copies of the thread's (or, bulk, the block's) columns of row r into stage s (none past
-  // the last row).
+  // Starts the copies of the thread's columns of row r into stage s (none past the last row).
   const auto stage_row = [&](int64_t r, int s) {
     if constexpr (kStaged) {
-      if (bulk) {
-        if (threadIdx.x == 0) {
-          int64_t count = 0;
-          const V* x_row = nullptr;
-          const V* dy_row = nullptr;
-          if (r < rows) {
-            const int head = head_of(r);
-            count = std::max<int64_t>(0, std::min<int64_t>(kItems * row_threads, col_vecs_of(head) - first));
-            x_row = reinterpret_cast<const V*>(x + r * cols + head) + first;
-            dy_row = reinterpret_cast<const V*>(grad_out + r * cols + head) + first;
-          }
-          const unsigned bytes = static_cast<unsigned>(count * sizeof(V));
-          copy_barrier_expect(&stage_copied[s], 2 * bytes);  // a phase each row, copied or not
-          if (bytes > 0) {
-            bulk_copy(staged(s, 0, 0), x_row, bytes, &stage_copied[s]);
-            bulk_copy(staged(s, 1, 0), dy_row, bytes, &stage_copied[s]);
-          }
-        }
-        return;
-      }
       if (r < rows) {
         const int head = head_of(r);
         const int64_t col_vecs = col_vecs_of(head);
@@ -1200,11 +1174,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   };
   [[maybe_unused]] bool first_row = true;
   int stage = 0;
-  unsigned stage_parity = 0;  // of the phase of `stage` that holds the current row (bulk)
-  if (bulk) {
-    if (threadIdx.x < kStages) copy_barrier_init(&stage_copied[threadIdx.x]);
-    __syncthreads();  // the barriers are initialized
-  }
   for (int s = 0; s < kTurns - 1; ++s) stage_row(block_index * rows_per_block + group + s * partial_rows, s);
 
   for (int64_t base = block_index * rows_per_block; base < rows; base += partial_rows) {
@@ -1220,13 +1189,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     const V* dy_row = reinterpret_cast<const V*>(grad_out + row_offset + head);
     const opmath_t shift = kCentered && active ? static_cast<opmath_t>(x[row * cols]) : opmath_t(0);
     if constexpr (kStaged) {
-      if (bulk) __syncthreads();  // every thread is done with the stage copied into next
       stage_row(row + (kStages - 1) * partial_rows, (stage + kStages - 1) % kStages);
-      if (bulk) {
-        copy_barrier_wait(&stage_copied[stage], stage_parity);  // this row has arrived
-      } else {
-        wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly
-      }
+      wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly
     }
     // This row's vector i of x and grad_out: from the stage, or read once into registers.
     V x_items[kInRegisters && !kStaged ? kItems : 1], dy_items[kInRegisters && !kStaged ? kItems : 1];
@@ -1372,7 +1336,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     if constexpr (kShifted && !kInRegisters) __syncthreads();
     first_row = false;
     stage = (stage + 1) % kTurns;
-    if (stage == 0) stage_parity ^= 1u;
   }
   if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slots
 

@@ -336,13 +336,21 @@ def built_for_clusters():
 
 
 @CUDA
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32], ids=str)
-def test_wide_rows_staged_in_shared_memory(spec, dtype, monkeypatch):
+@pytest.mark.parametrize(
+    "dtype, shape",
+    [
+        (torch.bfloat16, (6, 65536)),
+        (torch.bfloat16, (6, 65600)),  # slices of 32800 bytes, on 288 threads
+        (torch.float32, (6, 65536)),
+        (torch.float64, (6, 32768)),
+    ],
+    ids=str,
+)
+def test_wide_rows_staged_in_shared_memory(spec, dtype, shape, monkeypatch):
     # Rows wider than a block's registers hold, split over a cluster (sm_90 and newer): each block
-    # copies its slice of the row into shared memory (at N = 65536, slices of 32 KiB, or 64 KiB in
-    # float32 with the residual add); capped below that, it keeps the slice in registers instead.
-    # Right both ways; without clusters, the rows are read again for each step.
-    shape = (6, 65536)
+    # copies its slice of the row into shared memory (here slices of 32 KiB, or 64 KiB with the
+    # residual add); capped below that, it keeps the slice in registers instead. Right both ways;
+    # without clusters, the rows are read again for each step.
     clusters = torch.cuda.get_device_capability()[0] >= 9 and built_for_clusters()
     monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
     ran = forward_kernels(lambda: check_against_reference(spec, "cuda", dtype, shape))
@@ -386,7 +394,17 @@ def test_backward_on_a_gpu_with_less_shared_memory(spec, dtype, shape, staging_k
     optin = getattr(torch.cuda.get_device_properties(), "shared_memory_per_block_optin", None)  # torch 2.7+
     ran = backward_kernel_stages(lambda: check_against_reference(spec, "cuda", dtype, shape))
     if optin is not None and shape[0] == 300:  # rows of one block on any GPU (no cluster)
-        assert ran == [stages(optin)]
+        # Where three stages fit, two are taken if they let a multiprocessor hold more blocks: by its
+        # shared memory, as here, or by its registers, which the test cannot see.
+        expected = {stages(optin)}
+        per_sm = getattr(torch.cuda.get_device_properties(), "shared_memory_per_multiprocessor", None)
+
+        def blocks(n):  # a block's shared memory: its stages, its own, 1 KiB that CUDA keeps
+            return per_sm // (n * staging_kib // 2 * 1024 + STATIC_BYTES + 1024) if per_sm else 0
+
+        if expected == {3} and blocks(2) > blocks(3):
+            expected.add(2)
+        assert len(ran) == 1 and ran[0] in expected
     monkeypatch.setenv(SHARED_MEMORY_LIMIT_VARIABLE, str(SMALLER_GPU_BYTES))
     ran = backward_kernel_stages(lambda: check_against_reference(spec, "cuda", dtype, shape))
     if optin is not None or not stages(SMALLER_GPU_BYTES):  # (else this GPU may have less still)
