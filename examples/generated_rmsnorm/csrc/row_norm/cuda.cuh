@@ -116,12 +116,7 @@ constexpr int kWarpRowsPerSM = 8;
 // stages against call X19's two: RMSNorm forward+backward 1.9 to 7.6% faster at 32768 x 4096, 8192 x
 // 8192, 4096 x 16384 and 1024 x 65536 (float32 at 4096 x 16384: 349.8 us against 378.4), but 3.0 to
 // 4.9% slower at 8192 x 4095 (shifted rows, see head_elements), which keep two. The other norms,
-// whose staged kernels hold more in registers, keep two: three have no kept record for them. Where two
-// stages let a multiprocessor hold more blocks than three (by its shared memory and registers), two
-// it is: lab Z1 of the example's benchmarks/results/runs/ (H200, device time, two stages wherever
-// they fit) had the float32 RMSNorm forward+backward at 2048 x 40960 (clusters of 8 blocks of 320
-// threads; two blocks a multiprocessor rather than one) take 540.0 us against 632.3, but at 1024 x
-// 65536 (one block either way) 475.4 against 450.1.
+// whose staged kernels hold more in registers, keep two: three have no kept record for them.
 template <bool kCentered, bool kResidual, bool kShifted, int kItems>
 constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;
 constexpr int kStagedTensors = 2;
@@ -1655,21 +1650,22 @@ void allow_dynamic_shared_memory(Kernel kernel, size_t bytes, std::atomic<int>* 
   cache[device].store(static_cast<int>(bytes), std::memory_order_release);
 }
 
-// forward_staged_kernel's geometry. Cluster: the one (2, 4 or 8 blocks) whose slices lie nearest to
-// kStagedSliceBytes of shared memory a block, that is the fewest blocks whose slices take at most 1.5 x
-// kStagedSliceBytes; else 8 where their slices take at most 2 x kStagedSliceBytes; else none
-// (forward_rows then takes the rows). Threads: one for every kStagedThreadBytes of the block's slices,
-// in whole warps, from kStagedLeastThreads to kMaxRowThreads. A multiprocessor holds up to six blocks
-// of 32 KiB, whose threads read and write their slices while the others' copies run (five where a
-// build's registers allow no more: LayerNorm of bfloat16 x with a float32 weight, 44 a thread), or
-// three of 64 KiB. Lab Y1 of the example's benchmarks/results/runs/ (H200, device time), at 256
-// threads a block: the bfloat16 RMSNorm forward at 1024 x 65536 (a cluster of four) took 80.5 us
-// against forward_rows' 105.9, on 512 threads 96.0, on 128 100.3, in slices of 16 KiB (eight blocks)
-// 88.7, of 64 KiB (two) 104.0; the float32 LayerNorm's at 2048 x 32768 162.0 against 180.2, on 512
-// threads 223.6, on 128 211.5, in slices of 16 KiB 227.1. In slices of 64 KiB: the float32 RMSNorm
-// at 512 x 131072 on 512 threads 170.6 us, on 256 214.8, forward_rows 191.2; in slices of 128 KiB
-// (the residual-add RMSNorm in float32 at 512 x 131072, one block a multiprocessor) 496.0 us against
-// forward_rows' 372.2.
+// forward_staged_kernel's geometry. Cluster: the fewest blocks (2, 4 or 8) whose slices take at most
+// 1.5 x kStagedSliceBytes of shared memory a block; else 8 where their slices take at most 2 x
+// kStagedSliceBytes; else none (forward_rows then takes the rows). (Lab Z1: a bound of sqrt(2) x
+// kStagedSliceBytes, which takes the slice nearer to it by ratio, was slower: LayerNorm's bfloat16
+// forward at 1024 x 98304 152.2 us against 136.8.) Threads: one for every kStagedThreadBytes of the block's
+// slices, in whole warps, from kStagedLeastThreads to kMaxRowThreads. A multiprocessor holds up to six blocks
+// of 32 KiB (as its registers allow), whose threads read and write their slices while the others'
+// copies run, or three of 64 KiB. Lab Y1 of the example's benchmarks/results/runs/ (H200, device time), at
+// 256 threads a block: the bfloat16 RMSNorm forward at 1024 x 65536 (a cluster of four) took 80.5 us against
+// forward_rows' 105.9, on 512 threads 96.0, on 128 100.3, in slices of 16 KiB (eight blocks) 88.7, of 64 KiB
+// (two) 104.0; the float32 LayerNorm's at 2048 x 32768 162.0 against 180.2, on 512 threads 223.6, on 128
+// 211.5, in slices of 16 KiB 227.1. In slices of 64 KiB: the float32 RMSNorm at 512 x 131072 on 512 threads
+// 170.6 us, on 256 214.8, forward_rows 191.2; in slices of 128 KiB (the residual-add RMSNorm in float32 at
+// 512 x 131072, one block a multiprocessor) 496.0 us against forward_rows' 372.2. Lab Z1: the LayerNorm
+// float32 forward at 1024 x 65600 (eight blocks of 32800 bytes) took 188.5 us on 288 threads against 247.1 on
+// 512; the float32 RMSNorm's at 1024 x 98304 (slices of 48 KiB) 250.2 on 384 against 235.3 on 512.
 constexpr int64_t kStagedSliceBytes = 32 * 1024;
 constexpr int64_t kStagedThreadBytes = 8 * core::kMaxVectorBytes;
 constexpr int kStagedLeastThreads = 256;
@@ -1857,8 +1853,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                                         partial_rows, cols, stream);
           };
           // Staged where the vectors are 16 bytes, in as many stages (up to kMostStages) as the shared
-          // memory the GPU gives a block holds (at one vector a thread, two always fit), unless two
-          // stages let a multiprocessor hold more blocks than three (see kMostStages); else not.
+          // memory the GPU gives a block holds (at one vector a thread, two always fit); else not.
           using Three = std::integral_constant<int, 3>;
           using Two = std::integral_constant<int, 2>;
           using None = std::integral_constant<int, 0>;
@@ -1871,20 +1866,9 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                   backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted>,
                   staging_bytes<kItems, kStages>(g.block_threads()), static_smem.data());
             };
-            // The blocks a multiprocessor holds with kStages stages; a cache for each block size.
-            const auto blocks_per_sm = [&](auto stages_c) {
-              constexpr int kStages = decltype(stages_c)::value;
-              const auto kernel =
-                  backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted>;
-              const size_t smem = staging_bytes<kItems, kStages>(g.block_threads());
-              static core::OccupancyCache smem_allowed{}, cache[kMaxRowThreads / core::kWarp]{};
-              allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
-              return core::max_blocks_per_sm(kernel, g.block_threads(), smem,
-                                             cache[g.block_threads() / core::kWarp - 1].data());
-            };
             if constexpr (kMostStages<Norm<float>::kCentered, Norm<float>::kResidual, kShifted, kItems> ==
                           3) {
-              if (fits(Three{}) && blocks_per_sm(Three{}) >= blocks_per_sm(Two{})) {
+              if (fits(Three{})) {
                 run(Three{});
                 return;
               }
