@@ -303,7 +303,7 @@ def kernel_launches(fn):
     """Runs fn under the profiler; each CUDA kernel launch as (demangled name, grid, block), the grid
     and block as lists of three (from the profiler's trace)."""
     activities = [torch.profiler.ProfilerActivity.CUDA]
-    with torch.profiler.profile(activities=activities) as profile:
+    with torch.profiler.profile(activities=activities, acc_events=True) as profile:
         fn()
         torch.cuda.synchronize()
     with tempfile.TemporaryDirectory() as folder:
