@@ -909,6 +909,73 @@ __device__ __forceinline__ void copy_barrier_wait(uint64_t* barrier, unsigned pa
 #endif
 }
 
+// The address of `p` (this block's shared memory) in the shared memory of the cluster's block `rank`.
+__device__ __forceinline__ unsigned cluster_address(const void* p, unsigned rank) {
+  unsigned address = 0;
+#ifdef ROW_NORM_CLUSTERS
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(address) : "r"(shared_address(p)), "r"(rank));
+#endif
+  return address;
+}
+
+// Row sums exchanged between the blocks of a cluster that walks rows together (the backward), in
+// kTurns turns: each block stores its sums of a row into every block's slot for it (st.async, sm_90
+// on), whose bytes complete that block's mbarrier of the turn. A block thus waits only for its peers'
+// sums, where a cluster barrier a row (cluster_reduce) also waited for each thread's earlier stores to
+// global memory (the barrier's release). Turn t's slots are stored again kTurns rows later, which a
+// block reaches only after its peers have passed a block barrier of a later row (row_reduce), so
+// after they have read them.
+template <typename S, int kTurns>
+struct ClusterExchange {
+  static_assert(sizeof(S) % 8 == 0, "sums are stored 8 bytes at a time");
+  S slots[kTurns][kMaxCluster];
+  uint64_t ready[kTurns];
+
+  // Every thread of the cluster calls this before the first exchange.
+  __device__ __forceinline__ void init(int cluster) {
+    if (threadIdx.x == 0) {
+      for (int t = 0; t < kTurns; ++t) {
+        copy_barrier_init(&ready[t]);
+        copy_barrier_expect(&ready[t], static_cast<unsigned>(cluster * sizeof(S)));
+      }
+    }
+    cluster_sync();  // no block stores into a barrier its peer has not yet armed
+  }
+
+  // The combination of `value` (the same in every thread of the block) over the cluster's blocks, in
+  // the order of their ranks, so that every block gets the same bits. Every thread calls this, with
+  // its own `phases` (bit t: the parity of turn t's next phase; 0 at first).
+  __device__ __forceinline__ S reduce(const S& value, int turn, int cluster, unsigned& phases) {
+#ifdef ROW_NORM_CLUSTERS
+    if (threadIdx.x < static_cast<unsigned>(cluster)) {
+      const unsigned rank = threadIdx.x;
+      const unsigned slot = cluster_address(&slots[turn][cluster_rank()], rank);
+      const unsigned barrier = cluster_address(&ready[turn], rank);
+      uint32_t words[sizeof(S) / 4];
+      memcpy(words, &value, sizeof(S));
+#pragma unroll
+      for (int k = 0; k < static_cast<int>(sizeof(S) / 8); ++k) {
+        asm volatile(
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], { %1, %2 }, [%3];\n" ::"r"(
+                slot + 8 * k),
+            "r"(words[2 * k]), "r"(words[2 * k + 1]), "r"(barrier)
+            : "memory");
+      }
+    }
+    copy_barrier_wait(&ready[turn], (phases >> turn) & 1u);
+    phases ^= 1u << turn;
+    S total = slots[turn][0];
+    for (int rank = 1; rank < cluster; ++rank) total = S::combine(total, slots[turn][rank]);
+    // Armed for the turn's next row: its sums come only after every thread of this block has waited
+    // for this phase (see above), so the phase that completes next is that row's.
+    if (threadIdx.x == 0) copy_barrier_expect(&ready[turn], static_cast<unsigned>(cluster * sizeof(S)));
+    return total;
+#else
+    return value;  // never launched with a cluster (see kernel_has_clusters)
+#endif
+  }
+};
+
 // Block r of each cluster of `cluster` blocks normalizes vectors [r slice, (r + 1) slice) of row
 // blockIdx.x / cluster; its dynamic shared memory holds `slice` vectors of x (and as many of
 // residual). The rows' vectors are 16 bytes (kVec x scalar_t) from each row's start.
@@ -1088,10 +1155,10 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
   using S = Sums<opmath_t, kCentered ? 4 : 2>;
   __shared__ S smem[core::kWarp];
-  // The row's sums for the other blocks of the cluster, in the slot of the row's stage (they take
-  // turns): a block writes a slot again kTurns rows later, after every block has passed the
-  // barrier of a row between, and so has read it.
-  __shared__ S cluster_slots[kTurns];
+  // The row's sums for the other blocks of the cluster, a turn for each stage.
+  __shared__ ClusterExchange<S, kTurns> exchange;
+  unsigned exchange_phases = 0;
+  if (cluster > 1) exchange.init(cluster);
   extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
@@ -1244,7 +1311,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
                 static_cast<opmath_t>(weight[edge - row_offset]));
     }
     sums = row_reduce(sums, row_threads, smem);
-    if (cluster > 1) sums = cluster_reduce(sums, &cluster_slots[stage], cluster);
+    if (cluster > 1) sums = exchange.reduce(sums, stage, cluster, exchange_phases);
     const opmath_t n = static_cast<opmath_t>(cols);
     opmath_t mean, rstd, c1, c2;  // grad_x = rstd * (w dy - c2 - x_hat * c1)
     if constexpr (kCentered) {
@@ -1332,7 +1399,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     first_row = false;
     stage = (stage + 1) % kTurns;
   }
-  if (cluster > 1) cluster_sync();  // no block leaves while another may still read its slots
+  if (cluster > 1) cluster_sync();  // no block leaves while its sums may still be on their way to a peer
 
   if constexpr (kInRegisters) {
     // Every column of the row group's workspace row, whether the group had rows or not.
