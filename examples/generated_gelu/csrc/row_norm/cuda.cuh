@@ -1118,9 +1118,10 @@ static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kM
 // partial: rows of float sums of grad_out * x_hat (then, with a bias, of grad_out), one per row
 // group of the grid ([2][partial_rows][cols] with a bias). kInRegisters: the thread's columns of
 // them are summed in registers and written once; else (one row group a block, rows wider than the
-// registers hold) they are added in the workspace row by row. cluster > 1 (kInRegisters only): the
-// blocks of a cluster walk the same rows, block r owning the r-th slice of kItems x row_threads
-// vectors of every row, the row's sums combined over the cluster.
+// registers hold) they are added in the workspace row by row. kClustered (kInRegisters only; cluster > 1
+// blocks a cluster): the blocks of a cluster walk the same rows, block r owning the r-th slice of kItems
+// x row_threads vectors of every row, the row's sums exchanged over the cluster (ClusterExchange). A
+// kernel of its own, so that the others carry none of the exchange's code and shared memory.
 //
 // kStages > 0 (kInRegisters with 16-byte vectors, where the GPU gives a block staging_bytes of shared
 // memory): while a row is worked on, the block's next kStages - 1 rows are copied into shared memory
@@ -1133,7 +1134,7 @@ static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kM
 // equally far from a vector boundary and the thread's columns stay the same from row to row; the
 // thread's edge column's sums are kept in registers too.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kInRegisters, int kStages, bool kShifted>
+          bool kInRegisters, int kStages, bool kShifted, bool kClustered>
 __global__ void __launch_bounds__(kMaxRowThreads)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ grad_residual_out,
                     const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
@@ -1155,14 +1156,17 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
   using S = Sums<opmath_t, kCentered ? 4 : 2>;
   __shared__ S smem[core::kWarp];
+  static_assert(!kClustered || kInRegisters, "the blocks of a cluster keep their sums in registers");
   // The row's sums for the other blocks of the cluster, a turn for each stage.
   __shared__ ClusterExchange<S, kTurns> exchange;
   unsigned exchange_phases = 0;
-  if (cluster > 1) exchange.init(cluster);
+  if constexpr (kClustered) exchange.init(cluster);
   extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
   const int t = threadIdx.x % row_threads;
+  // (cluster > 1 rather than kClustered, which is the same but took ptxas, nvcc 13.0, to more spills in
+  // the other kernels: LayerNorm's 16-bit kernels of two stages, 48 bytes a thread rather than 16.)
   const int64_t block_index = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
   const int64_t blocks = cluster > 1 ? gridDim.x / cluster : gridDim.x;
   const int64_t partial_rows = blocks * rows_per_block;
@@ -1311,7 +1315,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
                 static_cast<opmath_t>(weight[edge - row_offset]));
     }
     sums = row_reduce(sums, row_threads, smem);
-    if (cluster > 1) sums = exchange.reduce(sums, stage, cluster, exchange_phases);
+    if constexpr (kClustered) sums = exchange.reduce(sums, stage, cluster, exchange_phases);
     const opmath_t n = static_cast<opmath_t>(cols);
     opmath_t mean, rstd, c1, c2;  // grad_x = rstd * (w dy - c2 - x_hat * c1)
     if constexpr (kCentered) {
@@ -1399,7 +1403,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     first_row = false;
     stage = (stage + 1) % kTurns;
   }
-  if (cluster > 1) cluster_sync();  // no block leaves while its sums may still be on their way to a peer
+  if constexpr (kClustered) cluster_sync();  // no block leaves while its sums may be on their way to a peer
 
   if constexpr (kInRegisters) {
     // Every column of the row group's workspace row, whether the group had rows or not.
@@ -1874,15 +1878,18 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
         constexpr int kVec = decltype(vec_c)::value;
         constexpr bool kShifted = decltype(shifted_c)::value;
         static core::OccupancyCache has_clusters{};
-        const auto launch_rows = [&](auto items_c, auto in_registers_c, const RowLayout& layout) {
+        // (Caches are statics of these lambdas, so each kernel has its own.)
+        const auto launch_layout = [&](auto items_c, auto in_registers_c, auto clustered_c,
+                                       const RowLayout& layout) {
           constexpr int kItems = decltype(items_c)::value;
           constexpr bool kInRegisters = decltype(in_registers_c)::value;
+          constexpr bool kClustered = decltype(clustered_c)::value;
           const RowGeometry& g = layout.geometry;
           const int cluster = layout.cluster;
           const auto run = [&](auto stages_c) {
             constexpr int kStages = decltype(stages_c)::value;
-            const auto kernel =
-                backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages, kShifted>;
+            const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages,
+                                                kShifted, kClustered>;
             size_t smem = 0;
             if constexpr (kStages > 0) {
               smem = staging_bytes<kItems, kStages>(g.block_threads());
@@ -1892,7 +1899,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // The blocks (clusters) the device holds at once, which depends on the block's size: one
             // cache each.
             int64_t resident;
-            if (cluster > 1) {
+            if constexpr (kClustered) {
               resident = max_active_clusters(kernel, g.block_threads(), smem, cluster);
             } else {
               static core::OccupancyCache blocks_per_sm_cache[kMaxRowThreads / core::kWarp]{};
@@ -1930,7 +1937,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
               constexpr int kStages = decltype(stages_c)::value;
               static core::OccupancyCache static_smem{};
               return dynamic_shared_memory_fits(
-                  backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted>,
+                  backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted, kClustered>,
                   staging_bytes<kItems, kStages>(g.block_threads()), static_smem.data());
             };
             if constexpr (kMostStages<Norm<float>::kCentered, Norm<float>::kResidual, kShifted, kItems> ==
@@ -1949,9 +1956,18 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             run(None{});
           }
         };
+        // Rows split over a cluster (kBackwardItems vectors a thread, in registers) take the kernels
+        // that exchange their sums.
+        const auto launch_rows = [&](auto items_c, auto in_registers_c, const RowLayout& layout) {
+          if constexpr (decltype(in_registers_c)::value && decltype(items_c)::value == kBackwardItems) {
+            if (layout.cluster > 1) return launch_layout(items_c, in_registers_c, std::true_type{}, layout);
+          }
+          TORCH_INTERNAL_ASSERT(layout.cluster == 1, "rows split over a cluster are held in registers");
+          launch_layout(items_c, in_registers_c, std::false_type{}, layout);
+        };
         dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
             cols, width, pick_items(rows, cols / kVec, kBackwardItems),
-            backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, 0, kShifted>,
+            backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, 0, kShifted, true>,
             has_clusters.data(), launch_rows);
       });
     });

@@ -447,6 +447,7 @@ def test_shared_memory_cap_between_calls(spec, monkeypatch):
         (torch.bfloat16, (40, 16383), 5),  # a row a block in registers: 8 groups of rows that start alike
         (torch.bfloat16, (300, 201), 7),  # four rows a block, 32 threads each: 6 groups
         (torch.float32, (9, 40003), 2),  # clusters of eight blocks: 4 groups
+        (torch.bfloat16, (40, 65536), 2),  # clusters of four blocks, rows staged: 20 rows a cluster
         (torch.float32, (300, 4096), 7),  # N a multiple of the vector width
     ],
     ids=str,
