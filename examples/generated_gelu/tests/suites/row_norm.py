@@ -323,12 +323,17 @@ def kernels_run(fn):
     return sorted({name for name, _, _ in kernel_launches(fn)})
 
 
+def backward_template_arguments(name):
+    """The template arguments of a demangled backward_kernel name: Norm, scalar_t, param_t, kVec, kItems,
+    kInRegisters, kStages, kShifted, kClustered (none of them holds a comma)."""
+    return name.split(">(")[0].split("::backward_kernel<", 1)[1].split(", ")
+
+
 def backward_kernel_stages(fn):
     """Runs fn under the profiler; for each CUDA backward kernel that ran (by name), the stages it
-    staged its rows in, 0 where it did not (its template argument kStages, the last but one, in the
-    demangled kernel name)."""
+    staged its rows in, 0 where it did not (its template argument kStages)."""
     names = [name for name in kernels_run(fn) if "::backward_kernel<" in name]
-    return [int(name.split(">(")[0].split(", ")[-2]) for name in names]
+    return [int(backward_template_arguments(name)[6]) for name in names]
 
 
 def forward_kernels(names):
@@ -385,7 +390,7 @@ def test_wide_rows_staged_in_shared_memory(spec, dtype, shape, geometry, monkeyp
 
 
 SMALLER_GPU_BYTES = 99 * 1024  # shared memory a block on sm_86, sm_89 and sm_120
-STATIC_BYTES = 1024  # more than the backward kernel's own shared memory with float sums (544 bytes)
+STATIC_BYTES = 1024  # more than the backward kernels' own shared memory with float sums (up to 784 bytes)
 
 
 @CUDA
@@ -459,6 +464,59 @@ def test_backward_with_few_row_groups(spec, dtype, shape, groups, monkeypatch):
     # boundary (in registers the grid's rows are rounded so that a group's rows start alike).
     monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, str(groups))
     check_against_reference(spec, "cuda", dtype, shape)
+
+
+@CUDA
+@pytest.mark.parametrize(
+    "dtype, n, cluster",
+    [
+        (torch.float32, 12288, 2),
+        (torch.float32, 32768, 4),
+        (torch.float32, 65536, 8),
+        (torch.bfloat16, 65536, 4),
+        (torch.float64, 16384, 4),
+        (torch.float32, 12293, 2),  # rows that start at different offsets from a vector boundary
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("limit", [None, 48 * 1024], ids=["staged", "unstaged"])
+def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, monkeypatch):
+    # Rows split over a cluster of `cluster` blocks (sm_90 and newer): one cluster walks all 37 rows,
+    # its blocks exchanging each row's sums (ClusterExchange in csrc/row_norm/cuda.cuh) in turns that
+    # come round every two or three rows (staged in three or two stages; under the limit, not staged).
+    # The rows' scales differ, so that sums taken from another row would be far off in every dtype;
+    # where the rows start on a vector boundary, a column copied to the same place in every block's
+    # slice has the same gradient bits in each, as every block combines the same sums in one order.
+    rows = 37
+    monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "1")
+    if limit is None:
+        monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(SHARED_MEMORY_LIMIT_VARIABLE, str(limit))
+    xs, params, grad_outs = make_inputs(spec, (rows, n), dtype, "cuda")
+    scales = 2.0 ** (torch.arange(rows, device="cuda", dtype=torch.float64) % 9 - 4)
+    xs = [(t.double() * scales[:, None]).to(dtype) for t in xs]
+    elements = 16 // torch.tensor([], dtype=dtype).element_size()  # a 16-byte vector's
+    slice_width = -(-n // elements // cluster) * elements  # a block's columns (rows on a boundary)
+    copies = [5 + r * slice_width for r in range(cluster)] if n % elements == 0 else []
+    for t in [*xs, *grad_outs]:
+        t[:, copies] = t[:, 5:6]
+    params = [p.clone() for p in params]
+    for p in params:
+        p[copies] = p[5]
+    for t in [*xs, *params]:
+        t.requires_grad_()
+    launches = kernel_launches(lambda: check_inputs(spec, xs, params, grad_outs, dtype))
+    grad_x = torch.autograd.grad(run(spec, xs, params, spec.default_eps)[0], xs[0], grad_outs[0])[0]
+    for column in copies:
+        assert torch.equal(grad_x[:, column], grad_x[:, 5])
+    if torch.cuda.get_device_capability()[0] >= 9 and built_for_clusters():
+        clustered = [
+            (grid, block)
+            for name, grid, block in launches
+            if "row_norm::cuda::backward_kernel<" in name and backward_template_arguments(name)[-1] == "true"
+        ]
+        assert clustered and all(grid[0] == cluster for grid, _ in clustered)
 
 
 @CUDA

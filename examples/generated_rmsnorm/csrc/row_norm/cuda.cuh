@@ -909,6 +909,23 @@ __device__ __forceinline__ void copy_barrier_wait(uint64_t* barrier, unsigned pa
 #endif
 }
 
+// Waits until `barrier` completes its phase of parity `parity`, and sees what the cluster's blocks wrote
+// into this block's shared memory before their stores completed that phase.
+__device__ __forceinline__ void cluster_barrier_wait(uint64_t* barrier, unsigned parity) {
+#ifdef ROW_NORM_CLUSTERS
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n "
+        "selp.u32 "
+        "%0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(shared_address(barrier)), "r"(parity)
+        : "memory");
+  } while (done == 0);
+#endif
+}
+
 // The address of `p` (this block's shared memory) in the shared memory of the cluster's block `rank`.
 __device__ __forceinline__ unsigned cluster_address(const void* p, unsigned rank) {
   unsigned address = 0;
@@ -921,23 +938,33 @@ __device__ __forceinline__ unsigned cluster_address(const void* p, unsigned rank
 // Row sums exchanged between the blocks of a cluster that walks rows together (the backward), in
 // kTurns turns: each block stores its sums of a row into every block's slot for it (st.async, sm_90
 // on), whose bytes complete that block's mbarrier of the turn. A block thus waits only for its peers'
-// sums, where a cluster barrier a row (cluster_reduce) also waited for each thread's earlier stores to
-// global memory (the barrier's release). Turn t's slots are stored again kTurns rows later, which a
-// block reaches only after its peers have passed a block barrier of a later row (row_reduce), so
-// after they have read them.
+// sums. (A cluster barrier a row, cluster_reduce, took longer: labs B1 and B2 of the example's
+// benchmarks/results/runs/ found the backward at 1024 x 65536 slower in clusters than the same work a
+// block at 4096 x 16384, and faster with this exchange; the barrier's release semantics, which order
+// a thread's earlier stores to global memory before it, are the likely cost.) Turn t's slots are
+// stored again kTurns rows later, which a peer reaches only after this block's sums of the row in
+// between, which it sends after a block barrier (row_reduce's: the block holds one row of more than a
+// warp, see backward_cuda), so after every thread here has read turn t's slots and thread 0 has armed
+// the turn again.
 template <typename S, int kTurns>
 struct ClusterExchange {
   static_assert(sizeof(S) % 8 == 0, "sums are stored 8 bytes at a time");
+  static_assert(kTurns >= 2, "a turn comes round only after the row in between");
   S slots[kTurns][kMaxCluster];
   uint64_t ready[kTurns];
 
   // Every thread of the cluster calls this before the first exchange.
   __device__ __forceinline__ void init(int cluster) {
     if (threadIdx.x == 0) {
+#ifdef ROW_NORM_CLUSTERS
       for (int t = 0; t < kTurns; ++t) {
-        copy_barrier_init(&ready[t]);
-        copy_barrier_expect(&ready[t], static_cast<unsigned>(cluster * sizeof(S)));
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(&ready[t])) : "memory");
       }
+      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+      for (int t = 0; t < kTurns; ++t)
+        copy_barrier_expect(&ready[t], static_cast<unsigned>(cluster * sizeof(S)));
     }
     cluster_sync();  // no block stores into a barrier its peer has not yet armed
   }
@@ -962,7 +989,7 @@ struct ClusterExchange {
             : "memory");
       }
     }
-    copy_barrier_wait(&ready[turn], (phases >> turn) & 1u);
+    cluster_barrier_wait(&ready[turn], (phases >> turn) & 1u);
     phases ^= 1u << turn;
     S total = slots[turn][0];
     for (int rank = 1; rank < cluster; ++rank) total = S::combine(total, slots[turn][rank]);
@@ -1165,8 +1192,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
   const int t = threadIdx.x % row_threads;
-  // (cluster > 1 rather than kClustered, which is the same but took ptxas, nvcc 13.0, to more spills in
-  // the other kernels: LayerNorm's 16-bit kernels of two stages, 48 bytes a thread rather than 16.)
+  // (cluster > 1 rather than kClustered, which is the same, but with which ptxas, nvcc 13.0, spilled
+  // more in the two-stage 16-bit LayerNorm kernels of unshifted rows that the benchmark's 16-bit
+  // shapes take: bfloat16 48 bytes of loads a thread rather than 16; runs/b/ptxas_backward_kernels.txt.)
   const int64_t block_index = cluster > 1 ? blockIdx.x / cluster : blockIdx.x;
   const int64_t blocks = cluster > 1 ? gridDim.x / cluster : gridDim.x;
   const int64_t partial_rows = blocks * rows_per_block;
@@ -1960,9 +1988,17 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
         // that exchange their sums.
         const auto launch_rows = [&](auto items_c, auto in_registers_c, const RowLayout& layout) {
           if constexpr (decltype(in_registers_c)::value && decltype(items_c)::value == kBackwardItems) {
-            if (layout.cluster > 1) return launch_layout(items_c, in_registers_c, std::true_type{}, layout);
+            if (layout.cluster > 1) {
+              // ClusterExchange relies on row_reduce's block barrier: one row a block, over a warp.
+              TORCH_INTERNAL_ASSERT(
+                  layout.geometry.rows_per_block == 1 && layout.geometry.row_threads > core::kWarp,
+                  "a block of a cluster holds one row's slice on more than a warp");
+              return launch_layout(items_c, in_registers_c, std::true_type{}, layout);
+            }
           }
-          TORCH_INTERNAL_ASSERT(layout.cluster == 1, "rows split over a cluster are held in registers");
+          TORCH_INTERNAL_ASSERT(
+              layout.cluster == 1,
+              "a row split over a cluster takes kBackwardItems vectors a thread in registers");
           launch_layout(items_c, in_registers_c, std::false_type{}, layout);
         };
         dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
