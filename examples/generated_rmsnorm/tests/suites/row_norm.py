@@ -498,12 +498,12 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
     xs = [(t.double() * scales[:, None]).to(dtype) for t in xs]
     elements = 16 // torch.tensor([], dtype=dtype).element_size()  # a 16-byte vector's
     slice_width = -(-n // elements // cluster) * elements  # a block's columns (rows on a boundary)
-    copies = [5 + r * slice_width for r in range(cluster)] if n % elements == 0 else []
-    for t in [*xs, *grad_outs]:
-        t[:, copies] = t[:, 5:6]
-    params = [p.clone() for p in params]
-    for p in params:
-        p[copies] = p[5]
+    copies = [5 + r * slice_width for r in range(1, cluster)] if n % elements == 0 else []
+    if copies:
+        for t in [*xs, *grad_outs]:
+            t[:, copies] = t[:, 5:6].clone()
+        for p in params:
+            p[copies] = p[5].clone()
     for t in [*xs, *params]:
         t.requires_grad_()
     launches = kernel_launches(lambda: check_inputs(spec, xs, params, grad_outs, dtype))
