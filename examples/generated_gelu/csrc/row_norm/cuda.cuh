@@ -894,34 +894,29 @@ __device__ __forceinline__ void bulk_copy(void* smem, const void* global, unsign
 #endif
 }
 
-// Waits until `barrier` completes its phase of parity `parity`.
+// Waits until `barrier` completes its phase of parity `parity`. kClusterScope: and sees what the
+// cluster's blocks wrote into this block's shared memory before their stores completed that phase.
+template <bool kClusterScope = false>
 __device__ __forceinline__ void copy_barrier_wait(uint64_t* barrier, unsigned parity) {
 #ifdef ROW_NORM_CLUSTERS
   unsigned done = 0;
   do {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, "
-        "p;\n}\n"
-        : "=r"(done)
-        : "r"(shared_address(barrier)), "r"(parity)
-        : "memory");
-  } while (done == 0);
-#endif
-}
-
-// Waits until `barrier` completes its phase of parity `parity`, and sees what the cluster's blocks wrote
-// into this block's shared memory before their stores completed that phase.
-__device__ __forceinline__ void cluster_barrier_wait(uint64_t* barrier, unsigned parity) {
-#ifdef ROW_NORM_CLUSTERS
-  unsigned done = 0;
-  do {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n "
-        "selp.u32 "
-        "%0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(shared_address(barrier)), "r"(parity)
-        : "memory");
+    if constexpr (kClusterScope) {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n "
+          "selp.u32 "
+          "%0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(shared_address(barrier)), "r"(parity)
+          : "memory");
+    } else {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, "
+          "p;\n}\n"
+          : "=r"(done)
+          : "r"(shared_address(barrier)), "r"(parity)
+          : "memory");
+    }
   } while (done == 0);
 #endif
 }
@@ -989,7 +984,7 @@ struct ClusterExchange {
             : "memory");
       }
     }
-    cluster_barrier_wait(&ready[turn], (phases >> turn) & 1u);
+    copy_barrier_wait<true>(&ready[turn], (phases >> turn) & 1u);
     phases ^= 1u << turn;
     S total = slots[turn][0];
     for (int rank = 1; rank < cluster; ++rank) total = S::combine(total, slots[turn][rank]);
