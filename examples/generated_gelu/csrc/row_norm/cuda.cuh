@@ -1668,7 +1668,7 @@ void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel,
 // fill, and no more than ROW_NORM_BACKWARD_GROUPS. shifted_vec: the vector width of shifted rows held in
 // registers, else 1; where such row groups walk several rows, the grid's rows are a multiple of kVec /
 // gcd(kVec, N), so that each group's rows start equally far from a vector boundary (groups without rows write
-// zeros).
+// zeros): rounded down, or up to that multiple where the limits above leave fewer groups.
 inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int rows_per_block,
                                int shifted_vec) {
   const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();

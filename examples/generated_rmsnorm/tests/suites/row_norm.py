@@ -15,6 +15,7 @@ element for an operator without the add.
 
 import copy
 import json
+import math
 import os
 import pickle
 import re
@@ -481,9 +482,11 @@ def test_backward_with_few_row_groups(spec, dtype, shape, groups, monkeypatch):
 )
 @pytest.mark.parametrize("limit", [None, 48 * 1024], ids=["staged", "unstaged"])
 def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, monkeypatch):
-    # Rows split over a cluster of `cluster` blocks (sm_90 and newer): one cluster walks all 37 rows,
-    # its blocks exchanging each row's sums (ClusterExchange in csrc/row_norm/cuda.cuh) in turns that
-    # come round every two or three rows (staged in three or two stages; under the limit, not staged).
+    # Rows split over a cluster of `cluster` blocks (sm_90 and newer): one cluster walks all 37 rows
+    # (shifted rows: elements / gcd(elements, n) clusters, so that each one's rows start alike, see
+    # backward_groups), its blocks exchanging each row's sums (ClusterExchange in
+    # csrc/row_norm/cuda.cuh) in turns that come round every two or three rows (staged in three or
+    # two stages; under the limit, not staged).
     # The rows' scales differ, so that sums taken from another row would be far off in every dtype;
     # where the rows start on a vector boundary, a column copied to the same place in every block's
     # slice has the same gradient bits in each, as every block combines the same sums in one order.
@@ -516,7 +519,8 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
             for name, grid, block in launches
             if "row_norm::cuda::backward_kernel<" in name and backward_template_arguments(name)[-1] == "true"
         ]
-        assert clustered and all(grid[0] == cluster for grid, _ in clustered)
+        clusters = elements // math.gcd(elements, n)
+        assert clustered and all(grid[0] == clusters * cluster for grid, _ in clustered)
 
 
 @CUDA
