@@ -76,6 +76,11 @@ def sanitizer_environments(spec) -> list[tuple[dict[str, str], list[tuple[int, i
         # types' grid is rounded up to 8 blocks of a row each (one walks two rows), float32 and
         # float64 take clusters.
         ({family.BACKWARD_GROUPS_VARIABLE: "3"}, [(9, 300001), (40, 201), (9, 16383)]),
+        # With the backward capped to 2 row groups at 24 x 65536: in the 16-bit types two clusters of
+        # four blocks, each walking 12 rows staged in shared memory, so that the turns of the
+        # exchange of a row's sums (ClusterExchange) come round several times; float32 in clusters
+        # of eight; float64 in the workspace.
+        ({family.BACKWARD_GROUPS_VARIABLE: "2"}, [(24, 65536)]),
     ]
 
 

@@ -200,7 +200,8 @@ inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
 // Lab RN5 (H200): the forward ran faster on slices of kPreferredRowThreads threads (float32 RMSNorm
 // at 1024 x 65536: 73% of the copy rate against 68% on kMaxRowThreads), the backward on slices of
 // kMaxRowThreads (float32 RMSNorm forward+backward at 4096 x 16384: 74% against 68%): fewer blocks a
-// row, fewer cluster barriers for the same bytes.
+// row, fewer cluster barriers for the same bytes. (The backward measured then passed a cluster barrier a
+// row; with the exchange of ClusterExchange, since call X26, the thread counts were not measured again.)
 constexpr int kForwardClusterThreads = kPreferredRowThreads;
 constexpr int kBackwardClusterThreads = kMaxRowThreads;
 
@@ -1426,7 +1427,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     first_row = false;
     stage = (stage + 1) % kTurns;
   }
-  if constexpr (kClustered) cluster_sync();  // no block leaves while its sums may be on their way to a peer
+  // No block leaves while its own stores of sums may still be on their way to a peer's shared memory (no
+  // peer writes into this block's after its last wait).
+  if constexpr (kClustered) cluster_sync();
 
   if constexpr (kInRegisters) {
     // Every column of the row group's workspace row, whether the group had rows or not.
@@ -1665,10 +1668,10 @@ void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel,
 
 // The backward's grid, in row groups (blocks, or clusters, of rows_per_block rows each): as many as the
 // device holds at once (`resident`), at most kMaxBlocksPerSM a multiprocessor, no more than the rows
-// fill, and no more than ROW_NORM_BACKWARD_GROUPS. shifted_vec: the vector width of shifted rows held in
-// registers, else 1; where such row groups walk several rows, the grid's rows are a multiple of kVec /
-// gcd(kVec, N), so that each group's rows start equally far from a vector boundary (groups without rows write
-// zeros): rounded down, or up to that multiple where the limits above leave fewer groups.
+// fill and ROW_NORM_BACKWARD_GROUPS allows, but for the rounding below. shifted_vec: the vector width of
+// shifted rows held in registers, else 1; where such row groups walk several rows, the grid's rows are a
+// multiple of kVec / gcd(kVec, N), so that each group's rows start equally far from a vector boundary (groups
+// without rows write zeros): rounded down, or up to that multiple where the limits above leave fewer groups.
 inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int rows_per_block,
                                int shifted_vec) {
   const int64_t most = static_cast<int64_t>(kMaxBlocksPerSM) * core::multiprocessor_count();

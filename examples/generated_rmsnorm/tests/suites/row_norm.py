@@ -489,7 +489,10 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
     # two stages; under the limit, not staged).
     # The rows' scales differ, so that sums taken from another row would be far off in every dtype;
     # where the rows start on a vector boundary, a column copied to the same place in every block's
-    # slice has the same gradient bits in each, as every block combines the same sums in one order.
+    # slice (its threads x four vectors, as the launch shows) has the same gradient bits in each, as
+    # every block combines the same sums in one order.
+    if torch.cuda.get_device_capability()[0] < 9 or not built_for_clusters():
+        pytest.skip("thread block clusters need sm_90 or newer and a build with code for it")
     rows = 37
     monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "1")
     if limit is None:
@@ -499,28 +502,36 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
     xs, params, grad_outs = make_inputs(spec, (rows, n), dtype, "cuda")
     scales = 2.0 ** (torch.arange(rows, device="cuda", dtype=torch.float64) % 9 - 4)
     xs = [(t.double() * scales[:, None]).to(dtype) for t in xs]
+    for t in [*xs, *params]:
+        t.requires_grad_()
+    clustered = []  # (grid, block, stages) of each backward kernel of clustered rows that ran
+    for name, grid, block in kernel_launches(lambda: check_inputs(spec, xs, params, grad_outs, dtype)):
+        if "row_norm::cuda::backward_kernel<" in name:
+            arguments = backward_template_arguments(name)
+            if arguments[-1] == "true":
+                clustered.append((grid, block, int(arguments[6])))
     elements = 16 // torch.tensor([], dtype=dtype).element_size()  # a 16-byte vector's
-    slice_width = -(-n // elements // cluster) * elements  # a block's columns (rows on a boundary)
-    copies = [5 + r * slice_width for r in range(1, cluster)] if n % elements == 0 else []
-    if copies:
+    clusters = elements // math.gcd(elements, n)
+    assert len(clustered) == 1 and clustered[0][0][0] == clusters * cluster
+    (_, block, stages) = clustered[0]
+    # Two stages take 256 bytes a thread (x and grad_out, four 16-byte vectors each a stage).
+    optin = getattr(torch.cuda.get_device_properties(), "shared_memory_per_block_optin", None)  # torch 2.7+
+    if limit is not None:
+        assert stages == 0
+    elif optin is not None:
+        assert (stages > 0) == (256 * block[0] + STATIC_BYTES <= optin)
+    if n % elements:
+        return
+    slice_width = block[0] * 4 * elements
+    copies = [5 + r * slice_width for r in range(1, cluster)]
+    with torch.no_grad():
         for t in [*xs, *grad_outs]:
             t[:, copies] = t[:, 5:6].clone()
         for p in params:
             p[copies] = p[5].clone()
-    for t in [*xs, *params]:
-        t.requires_grad_()
-    launches = kernel_launches(lambda: check_inputs(spec, xs, params, grad_outs, dtype))
     grad_x = torch.autograd.grad(run(spec, xs, params, spec.default_eps)[0], xs[0], grad_outs[0])[0]
     for column in copies:
         assert torch.equal(grad_x[:, column], grad_x[:, 5])
-    if torch.cuda.get_device_capability()[0] >= 9 and built_for_clusters():
-        clustered = [
-            (grid, block)
-            for name, grid, block in launches
-            if "row_norm::cuda::backward_kernel<" in name and backward_template_arguments(name)[-1] == "true"
-        ]
-        clusters = elements // math.gcd(elements, n)
-        assert clustered and all(grid[0] == clusters * cluster for grid, _ in clustered)
 
 
 @CUDA
