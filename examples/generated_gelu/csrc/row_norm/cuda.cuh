@@ -116,7 +116,11 @@ constexpr int kWarpRowsPerSM = 8;
 // stages against call X19's two: RMSNorm forward+backward 1.9 to 7.6% faster at 32768 x 4096, 8192 x
 // 8192, 4096 x 16384 and 1024 x 65536 (float32 at 4096 x 16384: 349.8 us against 378.4), but 3.0 to
 // 4.9% slower at 8192 x 4095 (shifted rows, see head_elements), which keep two. The other norms,
-// whose staged kernels hold more in registers, keep two: three have no kept record for them.
+// whose staged kernels hold more in registers, keep two. Lab C1 (H200, device time, three stages against
+// two in the same call): LayerNorm's 16-bit kernels of three stages spilled (ptxas: 20 bytes of stores
+// against up to 12) and its forward+backward took 1.9 to 4.2% longer at 32768 x 4096, 8192 x 8192 and
+// 4096 x 16384, the residual-add RMSNorm's 0.8 to 5.5%; only float32 LayerNorm gained (3.3% at 1024 x
+// 65536, 4.5% at 4096 x 16384).
 template <bool kCentered, bool kResidual, bool kShifted, int kItems>
 constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;
 constexpr int kStagedTensors = 2;

@@ -510,7 +510,7 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
             arguments = backward_template_arguments(name)
             if arguments[-1] == "true":
                 clustered.append((grid, block, int(arguments[6])))
-    elements = 16 // torch.tensor([], dtype=dtype).element_size()  # a 16-byte vector's
+    elements = 16 // dtype.itemsize  # a 16-byte vector's
     clusters = elements // math.gcd(elements, n)
     assert len(clustered) == 1 and clustered[0][0][0] == clusters * cluster
     (_, block, stages) = clustered[0]
