@@ -29,6 +29,7 @@ from torch import nn
 import generated_gelu  # noqa: F401  (loads the library and registers the operators)
 from generated_gelu.families.row_norm import (
     BACKWARD_GROUPS_VARIABLE,
+    CLUSTER_LIMIT_VARIABLE,
     SHARED_MEMORY_LIMIT_VARIABLE,
     SPECS,
     Spec,
@@ -536,6 +537,48 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
 
 @CUDA
 @pytest.mark.parametrize(
+    "dtype, n, limit",
+    [
+        # Unlimited: a cluster of 4 blocks a row both ways in bfloat16 (8 for the staged forward with
+        # a residual add), of 8 in float32; at 12288 float32 elements only the backward's (of 2).
+        (torch.bfloat16, 65536, 1),
+        (torch.bfloat16, 65536, 2),
+        (torch.float32, 65536, 4),
+        (torch.float32, 65536, 1),
+        (torch.float32, 12288, 1),
+    ],
+    ids=str,
+)
+def test_clusters_the_gpu_cannot_place_are_not_launched(spec, dtype, n, limit, monkeypatch):
+    # On a GPU, MIG slice or MPS partition whose GPCs have too few multiprocessors for a row's cluster,
+    # which the limit variable makes of this one, the rows take the clusters it places, or kernels
+    # without clusters, rather than fail to launch (max_active_clusters in csrc/row_norm/cuda.cuh).
+    # Each kernel's cluster is read from its grid: one row group in the backward, a row's blocks in
+    # the forward.
+    if torch.cuda.get_device_capability()[0] < 9 or not built_for_clusters():
+        pytest.skip("thread block clusters need sm_90 or newer and a build with code for it")
+    rows = 6
+    monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "1")
+    monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
+
+    def clusters():
+        launches = kernel_launches(lambda: check_against_reference(spec, "cuda", dtype, (rows, n)))
+        forward = [grid[0] // rows for name, grid, _ in launches if forward_kernels([name])]
+        backward = [grid[0] for name, grid, _ in launches if "row_norm::cuda::backward_kernel<" in name]
+        assert len(forward) == 1 and len(backward) == 1
+        return forward[0], backward[0]
+
+    monkeypatch.delenv(CLUSTER_LIMIT_VARIABLE, raising=False)
+    unlimited = clusters()
+    assert max(unlimited) > limit
+    monkeypatch.setenv(CLUSTER_LIMIT_VARIABLE, str(limit))
+    assert max(clusters()) <= limit
+    monkeypatch.setenv(CLUSTER_LIMIT_VARIABLE, "9" * 30)  # above the most (8 blocks): no limit
+    assert clusters() == unlimited
+
+
+@CUDA
+@pytest.mark.parametrize(
     "variable, value, message",
     [
         (SHARED_MEMORY_LIMIT_VARIABLE, "99 KiB", "must be a number of bytes, not '99 KiB'"),
@@ -544,15 +587,23 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
         (BACKWARD_GROUPS_VARIABLE, "0", r"must be a number of row groups \(at least 1\), not '0'"),
         (BACKWARD_GROUPS_VARIABLE, "two", r"must be a number of row groups \(at least 1\), not 'two'"),
         (BACKWARD_GROUPS_VARIABLE, "", r"must be a number of row groups \(at least 1\), not ''"),
+        (CLUSTER_LIMIT_VARIABLE, "0", r"must be a number of blocks \(at least 1\), not '0'"),
+        (CLUSTER_LIMIT_VARIABLE, "8 blocks", r"must be a number of blocks \(at least 1\), not '8 blocks'"),
     ],
     ids=str,
 )
 def test_malformed_test_setting_is_refused(spec, variable, value, message, monkeypatch):
-    # float32 rows of 4096 are held in registers at four vectors a thread: a backward that reads both
-    # variables (the shared memory cap only where a block could stage its rows).
+    # float32 rows of 4096 are held in registers at four vectors a thread: a backward that reads the
+    # first two variables (the shared memory cap only where a block could stage its rows); rows of
+    # 65536 would be split over a cluster, whose limit is read where the GPU has clusters.
+    shape = (300, 4096)
+    if variable == CLUSTER_LIMIT_VARIABLE:
+        if torch.cuda.get_device_capability()[0] < 9 or not built_for_clusters():
+            pytest.skip("thread block clusters need sm_90 or newer and a build with code for it")
+        shape = (6, 65536)
     monkeypatch.setenv(variable, value)
     with pytest.raises(RuntimeError, match=f"{variable} {message}"):
-        check_against_reference(spec, "cuda", torch.float32, (300, 4096))
+        check_against_reference(spec, "cuda", torch.float32, shape)
 
 
 @CUDA

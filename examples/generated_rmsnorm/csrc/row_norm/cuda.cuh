@@ -869,10 +869,13 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// Initializes `barrier` for one arrival (the thread that starts the copies), visible to the copies.
-__device__ __forceinline__ void copy_barrier_init(uint64_t* barrier) {
+// Initializes `count` barriers from `barrier` on, each for one arrival (the thread that starts the
+// copies, or the cluster's stores), visible to the copies and to the cluster's blocks.
+__device__ __forceinline__ void copy_barrier_init(uint64_t* barrier, int count = 1) {
 #ifdef ROW_NORM_CLUSTERS
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(barrier)) : "memory");
+  for (int i = 0; i < count; ++i) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(barrier + i)) : "memory");
+  }
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
@@ -901,30 +904,27 @@ __device__ __forceinline__ void bulk_copy(void* smem, const void* global, unsign
 
 // Waits until `barrier` completes its phase of parity `parity`. kClusterScope: and sees what the
 // cluster's blocks wrote into this block's shared memory before their stores completed that phase.
+// (The instruction's text with its semantics and scope, `order`: "" is .acquire.cta, the default.)
+#define ROW_NORM_TRY_WAIT(order)                                            \
+  asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity" order         \
+               ".shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n" \
+               : "=r"(done)                                                 \
+               : "r"(shared_address(barrier)), "r"(parity)                  \
+               : "memory")
 template <bool kClusterScope = false>
 __device__ __forceinline__ void copy_barrier_wait(uint64_t* barrier, unsigned parity) {
 #ifdef ROW_NORM_CLUSTERS
   unsigned done = 0;
   do {
     if constexpr (kClusterScope) {
-      asm volatile(
-          "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n "
-          "selp.u32 "
-          "%0, 1, 0, p;\n}\n"
-          : "=r"(done)
-          : "r"(shared_address(barrier)), "r"(parity)
-          : "memory");
+      ROW_NORM_TRY_WAIT(".acquire.cluster");
     } else {
-      asm volatile(
-          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, "
-          "p;\n}\n"
-          : "=r"(done)
-          : "r"(shared_address(barrier)), "r"(parity)
-          : "memory");
+      ROW_NORM_TRY_WAIT("");
     }
   } while (done == 0);
 #endif
 }
+#undef ROW_NORM_TRY_WAIT
 
 // The address of `p` (this block's shared memory) in the shared memory of the cluster's block `rank`.
 __device__ __forceinline__ unsigned cluster_address(const void* p, unsigned rank) {
@@ -956,13 +956,7 @@ struct ClusterExchange {
   // Every thread of the cluster calls this before the first exchange.
   __device__ __forceinline__ void init(int cluster) {
     if (threadIdx.x == 0) {
-#ifdef ROW_NORM_CLUSTERS
-      for (int t = 0; t < kTurns; ++t) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(&ready[t])) : "memory");
-      }
-      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
+      copy_barrier_init(ready, kTurns);
       for (int t = 0; t < kTurns; ++t)
         copy_barrier_expect(&ready[t], static_cast<unsigned>(cluster * sizeof(S)));
     }
@@ -1545,15 +1539,26 @@ void dispatch_items(int items, F&& f) {
   }
 }
 
+// What one kernel's launches in clusters may be on each device (a static in the caller): whether it
+// can be launched in clusters at all (kernel_has_clusters: 1 yes, -1 no, 0 not asked yet), and how
+// many clusters of each size (2, 4 or 8 blocks) and block size (in warps) the device holds at once
+// (max_active_clusters: the count + 1, 0 not asked yet).
+constexpr int kClusterSizes = 3;
+static_assert(kMaxCluster == 1 << kClusterSizes, "clusters of 2, 4 and 8 blocks");
+constexpr int kBlockSizes = kMaxRowThreads / core::kWarp;
+struct ClusterCache {
+  core::OccupancyCache has_clusters{};
+  std::array<core::OccupancyCache, kClusterSizes * kBlockSizes> resident{};
+};
+
 // True where `kernel` can be launched in clusters on the current device: the GPU has them (compute
 // capability 9 or more) and the kernel's code was generated for sm_90 or newer (a build for older
 // GPUs compiles the cluster steps out; run on a newer GPU, it must not be launched in clusters).
-// cache: one answer per device (1 yes, -1 no; a static in the caller).
 template <typename Kernel>
-bool kernel_has_clusters(Kernel kernel, std::atomic<int>* cache) {
+bool kernel_has_clusters(Kernel kernel, ClusterCache& cache) {
   constexpr int kFirstClusterArch = 90;  // compute capability x 10 of the first GPUs with clusters
   const int device = c10::cuda::current_device();
-  int answer = cache[device].load(std::memory_order_relaxed);
+  int answer = cache.has_clusters[device].load(std::memory_order_relaxed);
   if (answer == 0) {
     cudaFuncAttributes attributes{};
     C10_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
@@ -1562,7 +1567,7 @@ bool kernel_has_clusters(Kernel kernel, std::atomic<int>* cache) {
                      attributes.ptxVersion >= kFirstClusterArch &&
                      attributes.binaryVersion >= kFirstClusterArch;
     answer = yes ? 1 : -1;
-    cache[device].store(answer, std::memory_order_relaxed);
+    cache.has_clusters[device].store(answer, std::memory_order_relaxed);
   }
   return answer > 0;
 }
@@ -1601,23 +1606,16 @@ void launch(void (*kernel)(Params...), int64_t blocks, int threads, size_t smem,
   C10_CUDA_KERNEL_LAUNCH_CHECK();
 }
 
-// Clusters of `cluster` blocks of `threads` threads and `smem` bytes the device holds at once.
-template <typename Kernel>
-int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster) {
-  cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = cluster_config(attribute, cluster, threads, smem, nullptr, cluster);
-  int clusters = 0;
-  C10_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-  return std::max(clusters, 1);
-}
-
 // Environment variables for the tests (families/row_norm.py names them for Python), read at each
 // call: caps on the shared memory a block may take, in bytes (to test, on a GPU with more, the path
 // that GPUs with less take; read where a block could stage its rows: the backward's, and the
-// forward's of rows split over a cluster), and on the backward's row groups (so that each walks
-// many rows, as on a smaller GPU or with many more rows).
+// forward's of rows split over a cluster), on the backward's row groups (so that each walks many
+// rows, as on a smaller GPU or with many more rows), and on the blocks of a cluster the device
+// places (as where a GPU, a MIG slice or an MPS partition has fewer multiprocessors in a GPC than
+// a cluster needs; read where a row would be split over a cluster).
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
 constexpr const char* kBackwardGroupsVariable = "ROW_NORM_BACKWARD_GROUPS";
+constexpr const char* kClusterLimitVariable = "ROW_NORM_CLUSTER_LIMIT";
 
 // The number `variable` holds (digits only, at least `least`; a cap above `otherwise`, the most
 // there is, caps nothing: `otherwise` then), or `otherwise` where it is not set.
@@ -1632,6 +1630,32 @@ inline uint64_t environment_cap(const char* variable, const char* unit, uint64_t
   return std::min<uint64_t>(value, otherwise);
 }
 
+// Clusters of `cluster` blocks (2 to kMaxCluster) of `threads` threads (whole warps, up to
+// kMaxRowThreads) and `smem` bytes of dynamic shared memory (which the kernel must be allowed) that
+// the device holds at once: 0 where it cannot place one (its GPCs, or a MIG slice's or an MPS
+// partition's share of them, have too few multiprocessors for such a cluster, or kClusterLimitVariable
+// allows fewer blocks), and the rows must then take kernels without clusters. The count is cached
+// for each cluster and block size: `smem` must follow from the kernel and those.
+template <typename Kernel>
+int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster, ClusterCache& cache) {
+  const auto limit = static_cast<int>(environment_cap(kClusterLimitVariable, "blocks", 1, kMaxCluster));
+  if (cluster > limit) return 0;
+  TORCH_INTERNAL_ASSERT(threads % core::kWarp == 0 && threads <= kMaxRowThreads && cluster <= kMaxCluster,
+                        "clusters of up to kMaxCluster blocks of whole warps");
+  int size_index = 0;  // clusters of 2, 4, 8: 0, 1, 2
+  while ((2 << size_index) < cluster) ++size_index;
+  std::atomic<int>& cached =
+      cache.resident[size_index * kBlockSizes + threads / core::kWarp - 1][c10::cuda::current_device()];
+  int clusters = cached.load(std::memory_order_relaxed) - 1;
+  if (clusters < 0) {
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = cluster_config(attribute, cluster, threads, smem, nullptr, cluster);
+    C10_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+    cached.store(clusters + 1, std::memory_order_relaxed);
+  }
+  return clusters;
+}
+
 // How a row is laid over the threads: `cluster` blocks a row, each a slice of it (1: the whole row),
 // the threads of a slice and rows of a block (geometry), and `passes` over a slice (1 where it is
 // held in registers).
@@ -1644,19 +1668,22 @@ struct RowLayout {
 // Calls f(integral_constant<kItems>, bool_constant<kWhole>, RowLayout) for rows of `cols` elements
 // read `width` at a time, at `items` vectors a thread as pick_items or pick_forward_items gave them;
 // where a row needs more than one block's registers hold (items 0), at kMost vectors a thread on a
-// cluster of blocks where one of up to kMaxCluster suffices (pick_cluster) and `cluster_kernel` can
-// be launched in clusters (kernel_has_clusters, with its cache `has_clusters`), else in several
-// passes (kWhole false).
+// cluster of blocks where one of up to kMaxCluster suffices (pick_cluster) and the device can launch
+// and place clusters of `cluster_kernel` (without dynamic shared memory) so, else in several passes
+// (kWhole false). cluster_cache: `cluster_kernel`'s.
 template <int kMost, int kClusterThreads, typename Kernel, typename F>
-void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel,
-                   std::atomic<int>* has_clusters, F&& f) {
+void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel, ClusterCache& cluster_cache,
+                   F&& f) {
   const int64_t col_vecs = cols / width.vec;  // (shifted rows have this many or one fewer)
   int cluster = 1;
   if (items == 0) {
     const int split = pick_cluster(col_vecs, kMost, kClusterThreads);
-    if (split > 1 && kernel_has_clusters(cluster_kernel, has_clusters)) {
-      cluster = split;
-      items = kMost;
+    if (split > 1 && kernel_has_clusters(cluster_kernel, cluster_cache)) {
+      const int threads = make_row_geometry((col_vecs + split - 1) / split, kMost).block_threads();
+      if (max_active_clusters(cluster_kernel, threads, 0, split, cluster_cache) > 0) {
+        cluster = split;
+        items = kMost;
+      }
     }
   }
   dispatch_items<kMost>(items, [&](auto items_c, auto whole_c) {
@@ -1786,15 +1813,16 @@ std::pair<int, int> staged_geometry(BytesOf bytes_of) {
 
 // Launches forward_staged_kernel on `rows` rows of `cols` elements (16-byte vectors from each row's
 // start), unless the device cannot launch it in clusters, no cluster gives slices it takes (above),
-// or they do not fit the shared memory the device gives a block (as kSharedMemoryLimitVariable caps
-// it): then it returns false.
+// they do not fit the shared memory the device gives a block (as kSharedMemoryLimitVariable caps
+// it), or the device cannot place such a cluster: then it returns false.
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec>
 bool launch_forward_staged(const scalar_t* x, const scalar_t* residual, const param_t* weight,
                            const param_t* bias, scalar_t* y, scalar_t* residual_out, int64_t rows,
                            int64_t cols, cudaStream_t stream, at::opmath_type<scalar_t> eps) {
   const auto kernel = forward_staged_kernel<Norm, scalar_t, param_t, kVec>;
-  static core::OccupancyCache has_clusters{}, static_smem{}, smem_allowed{};
-  if (!kernel_has_clusters(kernel, has_clusters.data())) return false;
+  static ClusterCache cluster_cache{};
+  static core::OccupancyCache static_smem{}, smem_allowed{};
+  if (!kernel_has_clusters(kernel, cluster_cache)) return false;
   constexpr int64_t kTensors = Norm<float>::kResidual ? 2 : 1;
   const int64_t col_vecs = cols / kVec;
   const auto slice_of = [&](int cluster) { return (col_vecs + cluster - 1) / cluster; };
@@ -1803,7 +1831,12 @@ bool launch_forward_staged(const scalar_t* x, const scalar_t* residual, const pa
   if (cluster == 0) return false;
   const auto smem = static_cast<size_t>(bytes_of(cluster));
   if (!dynamic_shared_memory_fits(kernel, smem, static_smem.data())) return false;
-  allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
+  // Whether the device places the cluster is asked (and cached) for the most bytes a block of these
+  // threads takes (staged_geometry: kStagedThreadBytes a thread), so that it follows from the
+  // cluster and threads (max_active_clusters); with fewer, the device places at least as many.
+  const auto most = static_cast<size_t>(threads) * kStagedThreadBytes;
+  allow_dynamic_shared_memory(kernel, most, smem_allowed.data());
+  if (max_active_clusters(kernel, threads, most, cluster, cluster_cache) == 0) return false;
   launch(kernel, rows * cluster, threads, smem, stream, cluster, x, residual, weight, bias, y, residual_out,
          cols, slice_of(cluster), cluster, eps);
   return true;
@@ -1849,7 +1882,7 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
                                 rows, cols, stream, static_cast<opmath_t>(eps));
           if (staged) return;
         }
-        static core::OccupancyCache has_clusters{};
+        static ClusterCache cluster_cache{};
         const auto launch_rows = [&](auto items_c, auto cached_c, const RowLayout& layout) {
           constexpr int kItems = decltype(items_c)::value;
           constexpr bool kCached = decltype(cached_c)::value;
@@ -1865,8 +1898,8 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
         };
         dispatch_rows<kForwardItems, kForwardClusterThreads>(
             cols, width, items,
-            forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true, kShifted>(),
-            has_clusters.data(), launch_rows);
+            forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true, kShifted>(), cluster_cache,
+            launch_rows);
       });
     });
   });
@@ -1907,7 +1940,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
       dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
         constexpr bool kShifted = decltype(shifted_c)::value;
-        static core::OccupancyCache has_clusters{};
+        static ClusterCache cluster_cache{};  // the unstaged kernel of rows split over a cluster
         // (Caches are statics of these lambdas, so each kernel has its own.)
         const auto launch_layout = [&](auto items_c, auto in_registers_c, auto clustered_c,
                                        const RowLayout& layout) {
@@ -1916,6 +1949,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
           constexpr bool kClustered = decltype(clustered_c)::value;
           const RowGeometry& g = layout.geometry;
           const int cluster = layout.cluster;
+          // Launches the kernel of kStages stages; false, and nothing launched, where the device cannot
+          // place its clusters.
           const auto run = [&](auto stages_c) {
             constexpr int kStages = decltype(stages_c)::value;
             const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages,
@@ -1930,7 +1965,9 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // cache each.
             int64_t resident;
             if constexpr (kClustered) {
-              resident = max_active_clusters(kernel, g.block_threads(), smem, cluster);
+              static ClusterCache kernel_cluster_cache{};
+              resident = max_active_clusters(kernel, g.block_threads(), smem, cluster, kernel_cluster_cache);
+              if (resident == 0) return false;
             } else {
               static core::OccupancyCache blocks_per_sm_cache[kMaxRowThreads / core::kWarp]{};
               const int size_index = g.block_threads() / core::kWarp - 1;
@@ -1955,9 +1992,11 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // row group) has at least one row.
             sum_rows<param_t, opmath_t>(partial.const_data_ptr<opmath_t>(), params, grad_weight, grad_bias,
                                         partial_rows, cols, stream);
+            return true;
           };
           // Staged where the vectors are 16 bytes, in as many stages (up to kMostStages) as the shared
-          // memory the GPU gives a block holds (at one vector a thread, two always fit); else not.
+          // memory the GPU gives a block holds (at one vector a thread, two always fit) and, in clusters,
+          // as the device places; else not (dispatch_rows placed such clusters).
           using Three = std::integral_constant<int, 3>;
           using Two = std::integral_constant<int, 2>;
           using None = std::integral_constant<int, 0>;
@@ -1972,19 +2011,12 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             };
             if constexpr (kMostStages<Norm<float>::kCentered, Norm<float>::kResidual, kShifted, kItems> ==
                           3) {
-              if (fits(Three{})) {
-                run(Three{});
-                return;
-              }
+              if (fits(Three{}) && run(Three{})) return;
             }
-            if (kItems == 1 || fits(Two{})) {
-              run(Two{});
-            } else {
-              run(None{});
-            }
-          } else {
-            run(None{});
+            if ((kItems == 1 || fits(Two{})) && run(Two{})) return;
           }
+          const bool ran = run(None{});
+          TORCH_INTERNAL_ASSERT(ran, "dispatch_rows places clusters of the unstaged kernel");
         };
         // Rows split over a cluster (kBackwardItems vectors a thread, in registers) take the kernels
         // that exchange their sums.
@@ -2006,7 +2038,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
         dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
             cols, width, pick_items(rows, cols / kVec, kBackwardItems),
             backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, 0, kShifted, true>,
-            has_clusters.data(), launch_rows);
+            cluster_cache, launch_rows);
       });
     });
   });
