@@ -358,6 +358,12 @@ def built_for_clusters():
     return any(major >= 9 for major in majors) or bool(re.search(r"Hopper|Blackwell", listed))
 
 
+def skip_without_clusters():
+    """Skips the calling test where the GPU or the build has no thread block clusters."""
+    if torch.cuda.get_device_capability()[0] < 9 or not built_for_clusters():
+        pytest.skip("thread block clusters need sm_90 or newer and a build with code for it")
+
+
 @CUDA
 @pytest.mark.parametrize(
     "dtype, shape, geometry",
@@ -492,8 +498,7 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
     # where the rows start on a vector boundary, a column copied to the same place in every block's
     # slice (its threads x four vectors, as the launch shows) has the same gradient bits in each, as
     # every block combines the same sums in one order.
-    if torch.cuda.get_device_capability()[0] < 9 or not built_for_clusters():
-        pytest.skip("thread block clusters need sm_90 or newer and a build with code for it")
+    skip_without_clusters()
     rows = 37
     monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "1")
     if limit is None:
@@ -555,8 +560,7 @@ def test_clusters_the_gpu_cannot_place_are_not_launched(spec, dtype, n, limit, m
     # without clusters, rather than fail to launch (max_active_clusters in csrc/row_norm/cuda.cuh).
     # Each kernel's cluster is read from its grid: one row group in the backward, a row's blocks in
     # the forward.
-    if torch.cuda.get_device_capability()[0] < 9 or not built_for_clusters():
-        pytest.skip("thread block clusters need sm_90 or newer and a build with code for it")
+    skip_without_clusters()
     rows = 6
     monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "1")
     monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
@@ -598,8 +602,7 @@ def test_malformed_test_setting_is_refused(spec, variable, value, message, monke
     # 65536 would be split over a cluster, whose limit is read where the GPU has clusters.
     shape = (300, 4096)
     if variable == CLUSTER_LIMIT_VARIABLE:
-        if torch.cuda.get_device_capability()[0] < 9 or not built_for_clusters():
-            pytest.skip("thread block clusters need sm_90 or newer and a build with code for it")
+        skip_without_clusters()
         shape = (6, 65536)
     monkeypatch.setenv(variable, value)
     with pytest.raises(RuntimeError, match=f"{variable} {message}"):

@@ -1,8 +1,10 @@
+# ruff: noqa: E501
 """Lab D1: rewrites a rendered project's csrc/row_norm/cuda.cuh into a variant of forward_staged_kernel.
 python3 variant.py PROJECT pf4|pf8|u8
 pfK: the parameters of the thread's first K vectors are loaded into registers before the block's and
 the cluster's reductions (their L2 latency hidden behind them), the rest as before; u8: the output
 pass unrolled 8 deep rather than 4."""
+
 import sys
 from pathlib import Path
 
@@ -18,13 +20,17 @@ def rep(old, new):
 
 
 if variant == "u8":
-    rep("  constexpr int kUnroll = 4;\n  using M = Moments<opmath_t, kCentered>;",
-        "  constexpr int kUnroll = 8;\n  using M = Moments<opmath_t, kCentered>;")
+    rep(
+        "  constexpr int kUnroll = 4;\n  using M = Moments<opmath_t, kCentered>;",
+        "  constexpr int kUnroll = 8;\n  using M = Moments<opmath_t, kCentered>;",
+    )
 else:
     k = int(variant[2:])
-    rep("""  M stats = M::of_sums(elements, shift, sum, squares);
+    rep(
+        """  M stats = M::of_sums(elements, shift, sum, squares);
   stats = row_reduce<true>(stats, blockDim.x, smem);
-  stats = cluster_reduce(stats, &cluster_slot, cluster);""", f"""  constexpr int kPrefetch = {k};
+  stats = cluster_reduce(stats, &cluster_slot, cluster);""",
+        f"""  constexpr int kPrefetch = {k};
   using P = core::Vector<param_t, kVec>;
   P w_pre[kPrefetch];
   [[maybe_unused]] P b_pre[kPrefetch];
@@ -40,10 +46,13 @@ else:
   }}
   M stats = M::of_sums(elements, shift, sum, squares);
   stats = row_reduce<true>(stats, blockDim.x, smem);
-  stats = cluster_reduce(stats, &cluster_slot, cluster);""")
-    rep("""  [[maybe_unused]] const param_t* bias_slice = kBias ? bias + first * kVec : nullptr;
+  stats = cluster_reduce(stats, &cluster_slot, cluster);""",
+    )
+    rep(
+        """  [[maybe_unused]] const param_t* bias_slice = kBias ? bias + first * kVec : nullptr;
 #pragma unroll kUnroll
-  for (int64_t j = threadIdx.x; j < count; j += blockDim.x) {""", """  [[maybe_unused]] const param_t* bias_slice = kBias ? bias + first * kVec : nullptr;
+  for (int64_t j = threadIdx.x; j < count; j += blockDim.x) {""",
+        """  [[maybe_unused]] const param_t* bias_slice = kBias ? bias + first * kVec : nullptr;
 #pragma unroll
   for (int i = 0; i < kPrefetch; ++i) {
     const int64_t j = threadIdx.x + static_cast<int64_t>(i) * blockDim.x;
@@ -62,6 +71,7 @@ else:
     }
   }
 #pragma unroll kUnroll
-  for (int64_t j = threadIdx.x + static_cast<int64_t>(kPrefetch) * blockDim.x; j < count; j += blockDim.x) {""")
+  for (int64_t j = threadIdx.x + static_cast<int64_t>(kPrefetch) * blockDim.x; j < count; j += blockDim.x) {""",
+    )
 path.write_text(s)
 print("variant", variant, "written to", path)
