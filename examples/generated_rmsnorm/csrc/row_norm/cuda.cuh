@@ -111,16 +111,16 @@ constexpr int kWarpRowsPerSM = 8;
 // The backward's staging of its next rows in shared memory: stages (the row being worked on and the
 // stages - 1 after it) and tensors (x, grad_out). A norm without centring or residual add (RMSNorm),
 // in rows that start on a vector boundary at four or more vectors a thread, takes up to three stages,
-// the others two; fewer where the GPU gives a block less shared memory (three, then two, then none:
-// see backward_cuda). Call X20 of the example's benchmarks/results/runs/ (H200, CUDA graphs), three
-// stages against call X19's two: RMSNorm forward+backward 1.9 to 7.6% faster at 32768 x 4096, 8192 x
-// 8192, 4096 x 16384 and 1024 x 65536 (float32 at 4096 x 16384: 349.8 us against 378.4), but 3.0 to
-// 4.9% slower at 8192 x 4095 (shifted rows, see head_elements), which keep two. The other norms,
-// whose staged kernels hold more in registers, keep two. Lab C1 (H200, device time, three stages against
-// two in the same call): LayerNorm's 16-bit kernels of three stages spilled (ptxas: 20 bytes of stores
-// against up to 12) and its forward+backward took 1.9 to 4.2% longer at 32768 x 4096, 8192 x 8192 and
-// 4096 x 16384, the residual-add RMSNorm's 0.8 to 5.5%; only float32 LayerNorm gained (3.3% at 1024 x
-// 65536, 4.5% at 4096 x 16384).
+// the others two; fewer where the GPU gives a block less shared memory or cannot place a cluster of
+// such blocks (three, then two, then none: see backward_cuda). Call X20 of the example's
+// benchmarks/results/runs/ (H200, CUDA graphs), three stages against call X19's two: RMSNorm
+// forward+backward 1.9 to 7.6% faster at 32768 x 4096, 8192 x 8192, 4096 x 16384 and 1024 x 65536 (float32 at
+// 4096 x 16384: 349.8 us against 378.4), but 3.0 to 4.9% slower at 8192 x 4095 (shifted rows, see
+// head_elements), which keep two. The other norms, whose staged kernels hold more in registers, keep two. Lab
+// C1 (H200, device time, three stages against two in the same call): LayerNorm's 16-bit kernels of three
+// stages spilled (ptxas: 20 bytes of stores against up to 12) and its forward+backward took 1.9 to 4.2%
+// longer at 32768 x 4096, 8192 x 8192 and 4096 x 16384, the residual-add RMSNorm's 0.8 to 5.5%; only float32
+// LayerNorm gained (3.3% at 1024 x 65536, 4.5% at 4096 x 16384).
 template <bool kCentered, bool kResidual, bool kShifted, int kItems>
 constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;
 constexpr int kStagedTensors = 2;
@@ -869,8 +869,9 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// Initializes `count` barriers from `barrier` on, each for one arrival (the thread that starts the
-// copies, or the cluster's stores), visible to the copies and to the cluster's blocks.
+// Initializes `count` barriers from `barrier` on, each for one arrival (thread 0's, which expects the
+// bytes that the copies, or the cluster's stores, then complete), visible to the copies and to the
+// cluster's blocks.
 __device__ __forceinline__ void copy_barrier_init(uint64_t* barrier, int count = 1) {
 #ifdef ROW_NORM_CLUSTERS
   for (int i = 0; i < count; ++i) {
@@ -1632,10 +1633,12 @@ inline uint64_t environment_cap(const char* variable, const char* unit, uint64_t
 
 // Clusters of `cluster` blocks (2 to kMaxCluster) of `threads` threads (whole warps, up to
 // kMaxRowThreads) and `smem` bytes of dynamic shared memory (which the kernel must be allowed) that
-// the device holds at once: 0 where it cannot place one (its GPCs, or a MIG slice's or an MPS
-// partition's share of them, have too few multiprocessors for such a cluster, or kClusterLimitVariable
-// allows fewer blocks), and the rows must then take kernels without clusters. The count is cached
-// for each cluster and block size: `smem` must follow from the kernel and those.
+// the device holds at once, as the occupancy calculator reports it: 0 where it cannot place one (as
+// where its GPCs, or a MIG slice's share of them, have too few multiprocessors for such a cluster),
+// or where kClusterLimitVariable allows fewer blocks; the caller must then not launch such a
+// cluster. The count is cached for each cluster and block size: `smem` must follow from the kernel
+// and those (the staged forward asks for the most its blocks of that size take). The limit is
+// applied before the cache, so the tests that set it do not run the query itself.
 template <typename Kernel>
 int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster, ClusterCache& cache) {
   const auto limit = static_cast<int>(environment_cap(kClusterLimitVariable, "blocks", 1, kMaxCluster));

@@ -30,9 +30,11 @@ NORMS = ("rms_norm", "layer_norm")
 # that GPUs with less take; read where a block could stage its rows: the backward's, and the
 # forward's of rows split over a cluster), and one on the backward's row groups (at least 1; so that
 # each walks many rows, as on a smaller GPU or with many more rows), and one on the blocks of a
-# cluster the GPU places (at least 1; as on a GPU, MIG slice or MPS partition whose GPCs have fewer
-# multiprocessors than a cluster needs: rows that would be split over a larger cluster take the
-# kernels without clusters). Digits only; a cap above the most the GPU allows caps nothing.
+# cluster the GPU places (at least 1; as on a GPU or MIG slice whose GPCs have fewer multiprocessors
+# than a cluster needs: rows that would be split over a larger cluster take a smaller one where
+# their kernels have one, else the kernels without clusters). Digits only; a cap above the most
+# the kernels allow (the shared memory the GPU gives a block, its row groups, 8 blocks a cluster)
+# caps nothing.
 SHARED_MEMORY_LIMIT_VARIABLE = "ROW_NORM_SHARED_MEMORY_LIMIT"
 BACKWARD_GROUPS_VARIABLE = "ROW_NORM_BACKWARD_GROUPS"
 CLUSTER_LIMIT_VARIABLE = "ROW_NORM_CLUSTER_LIMIT"
