@@ -1612,8 +1612,8 @@ void launch(void (*kernel)(Params...), int64_t blocks, int threads, size_t smem,
 // that GPUs with less take; read where a block could stage its rows: the backward's, and the
 // forward's of rows split over a cluster), on the backward's row groups (so that each walks many
 // rows, as on a smaller GPU or with many more rows), and on the blocks of a cluster the device
-// places (as where a GPU, a MIG slice or an MPS partition has fewer multiprocessors in a GPC than
-// a cluster needs; read where a row would be split over a cluster).
+// places (as where a GPU or a MIG slice has fewer multiprocessors in a GPC than a cluster needs;
+// read where a row would be split over a cluster).
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
 constexpr const char* kBackwardGroupsVariable = "ROW_NORM_BACKWARD_GROUPS";
 constexpr const char* kClusterLimitVariable = "ROW_NORM_CLUSTER_LIMIT";

@@ -559,9 +559,10 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
     ids=str,
 )
 def test_clusters_the_gpu_cannot_place_are_not_launched(spec, dtype, n, limit, limited, monkeypatch):
-    # On a GPU, MIG slice or MPS partition whose GPCs have too few multiprocessors for a row's cluster,
-    # which the limit variable makes of this one, the rows take a cluster it places, or kernels
-    # without clusters, rather than fail to launch (max_active_clusters in csrc/row_norm/cuda.cuh).
+    # On a GPU or MIG slice whose GPCs have too few multiprocessors for a row's cluster (as the
+    # occupancy calculator reports it), which the limit variable makes of this one, the rows take a
+    # cluster it places, or kernels without clusters, rather than fail to launch
+    # (max_active_clusters in csrc/row_norm/cuda.cuh).
     # Each kernel's cluster is read from its grid: one row group in the backward, a row's blocks in
     # the forward. (The variable refuses clusters by their blocks alone; a refusal that depends on a
     # block's shared memory, which would make the backward stage fewer rows first, is not simulated.)
