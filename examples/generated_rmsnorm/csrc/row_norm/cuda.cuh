@@ -199,8 +199,8 @@ inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
 }
 
 // The cluster size that splits a row of `col_vecs` vectors into slices of at most `items` vectors a
-// thread on `threads_first` threads a block, else on kMaxRowThreads, or 1 where none up to
-// kMaxCluster does.
+// thread on at most `threads` threads a block, or 1 where none up to kMaxCluster does. dispatch_rows
+// asks for kForwardClusterThreads or kBackwardClusterThreads threads first, then kMaxRowThreads.
 // Lab RN5 (H200): the forward ran faster on slices of kPreferredRowThreads threads (float32 RMSNorm
 // at 1024 x 65536: 73% of the copy rate against 68% on kMaxRowThreads), the backward on slices of
 // kMaxRowThreads (float32 RMSNorm forward+backward at 4096 x 16384: 74% against 68%): fewer blocks a
@@ -209,11 +209,9 @@ inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
 constexpr int kForwardClusterThreads = kPreferredRowThreads;
 constexpr int kBackwardClusterThreads = kMaxRowThreads;
 
-inline int pick_cluster(int64_t col_vecs, int items, int threads_first) {
-  for (int threads : {threads_first, kMaxRowThreads}) {
-    for (int cluster = 2; cluster <= kMaxCluster; cluster *= 2) {
-      if ((col_vecs + cluster - 1) / cluster <= static_cast<int64_t>(items) * threads) return cluster;
-    }
+inline int pick_cluster(int64_t col_vecs, int items, int threads) {
+  for (int cluster = 2; cluster <= kMaxCluster; cluster *= 2) {
+    if ((col_vecs + cluster - 1) / cluster <= static_cast<int64_t>(items) * threads) return cluster;
   }
   return 1;
 }
@@ -1553,8 +1551,9 @@ struct ClusterCache {
 };
 
 // True where `kernel` can be launched in clusters on the current device: the GPU has them (compute
-// capability 9 or more) and the kernel's code was generated for sm_90 or newer (a build for older
-// GPUs compiles the cluster steps out; run on a newer GPU, it must not be launched in clusters).
+// capability 9 or more, and the driver reports that it launches them: cudaDevAttrClusterLaunch) and
+// the kernel's code was generated for sm_90 or newer (a build for older GPUs compiles the cluster
+// steps out; run on a newer GPU, it must not be launched in clusters).
 template <typename Kernel>
 bool kernel_has_clusters(Kernel kernel, ClusterCache& cache) {
   constexpr int kFirstClusterArch = 90;  // compute capability x 10 of the first GPUs with clusters
@@ -1564,7 +1563,9 @@ bool kernel_has_clusters(Kernel kernel, ClusterCache& cache) {
     cudaFuncAttributes attributes{};
     C10_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
     const auto* properties = at::cuda::getCurrentDeviceProperties();
-    const bool yes = properties->major * 10 >= kFirstClusterArch &&
+    int cluster_launch = 0;
+    C10_CUDA_CHECK(cudaDeviceGetAttribute(&cluster_launch, cudaDevAttrClusterLaunch, device));
+    const bool yes = properties->major * 10 >= kFirstClusterArch && cluster_launch != 0 &&
                      attributes.ptxVersion >= kFirstClusterArch &&
                      attributes.binaryVersion >= kFirstClusterArch;
     answer = yes ? 1 : -1;
@@ -1638,11 +1639,9 @@ inline uint64_t environment_cap(const char* variable, const char* unit, uint64_t
 // or where kClusterLimitVariable allows fewer blocks; the caller must then not launch such a
 // cluster. The count is cached for each cluster and block size: `smem` must follow from the kernel
 // and those (the staged forward asks for the most its blocks of that size take). The limit is
-// applied before the cache, so the tests that set it do not run the query itself.
+// applied to the cached count, so that the tests that set it run the query and the cache too.
 template <typename Kernel>
 int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster, ClusterCache& cache) {
-  const auto limit = static_cast<int>(environment_cap(kClusterLimitVariable, "blocks", 1, kMaxCluster));
-  if (cluster > limit) return 0;
   TORCH_INTERNAL_ASSERT(threads % core::kWarp == 0 && threads <= kMaxRowThreads && cluster <= kMaxCluster,
                         "clusters of up to kMaxCluster blocks of whole warps");
   int size_index = 0;  // clusters of 2, 4, 8: 0, 1, 2
@@ -1656,35 +1655,45 @@ int max_active_clusters(Kernel kernel, int threads, size_t smem, int cluster, Cl
     C10_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
     cached.store(clusters + 1, std::memory_order_relaxed);
   }
-  return clusters;
+  const auto limit = static_cast<int>(environment_cap(kClusterLimitVariable, "blocks", 1, kMaxCluster));
+  return cluster > limit ? 0 : clusters;
 }
 
 // How a row is laid over the threads: `cluster` blocks a row, each a slice of it (1: the whole row),
 // the threads of a slice and rows of a block (geometry), and `passes` over a slice (1 where it is
-// held in registers).
+// held in registers). resident: where cluster > 1, the clusters of dispatch_rows' `cluster_kernel`
+// the device holds at once (at least 1), else 0.
 struct RowLayout {
   RowGeometry geometry;
   int cluster;
   int passes;
+  int resident;
 };
 
 // Calls f(integral_constant<kItems>, bool_constant<kWhole>, RowLayout) for rows of `cols` elements
 // read `width` at a time, at `items` vectors a thread as pick_items or pick_forward_items gave them;
 // where a row needs more than one block's registers hold (items 0), at kMost vectors a thread on a
-// cluster of blocks where one of up to kMaxCluster suffices (pick_cluster) and the device can launch
-// and place clusters of `cluster_kernel` (without dynamic shared memory) so, else in several passes
-// (kWhole false). cluster_cache: `cluster_kernel`'s.
+// cluster of blocks where one of up to kMaxCluster suffices (pick_cluster: on kClusterThreads
+// threads a block, else on kMaxRowThreads) and the device can launch and place clusters of
+// `cluster_kernel` (without dynamic shared memory) so, else in several passes (kWhole false). A GPU
+// that cannot place the first such cluster (as one of 8 blocks on a MIG slice) may place the second
+// (fewer, larger blocks). cluster_cache: `cluster_kernel`'s.
 template <int kMost, int kClusterThreads, typename Kernel, typename F>
 void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel, ClusterCache& cluster_cache,
                    F&& f) {
   const int64_t col_vecs = cols / width.vec;  // (shifted rows have this many or one fewer)
-  int cluster = 1;
-  if (items == 0) {
-    const int split = pick_cluster(col_vecs, kMost, kClusterThreads);
-    if (split > 1 && kernel_has_clusters(cluster_kernel, cluster_cache)) {
+  int cluster = 1, resident = 0;
+  if (items == 0 && kernel_has_clusters(cluster_kernel, cluster_cache)) {
+    constexpr int kTries = kClusterThreads == kMaxRowThreads ? 1 : 2;
+    constexpr int kThreads[2] = {kClusterThreads, kMaxRowThreads};
+    for (int t = 0; t < kTries && cluster == 1; ++t) {
+      const int split = pick_cluster(col_vecs, kMost, kThreads[t]);
+      if (split == 1) continue;
       const int threads = make_row_geometry((col_vecs + split - 1) / split, kMost).block_threads();
-      if (max_active_clusters(cluster_kernel, threads, 0, split, cluster_cache) > 0) {
+      const int placed = max_active_clusters(cluster_kernel, threads, 0, split, cluster_cache);
+      if (placed > 0) {
         cluster = split;
+        resident = placed;
         items = kMost;
       }
     }
@@ -1696,7 +1705,7 @@ void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel, 
     const int64_t per_pass = static_cast<int64_t>(kItems) * g.row_threads;
     TORCH_INTERNAL_ASSERT(!width.shifted || g.row_threads >= 2 * width.vec,
                           "a row's edges need a thread each");
-    f(items_c, whole_c, RowLayout{g, cluster, static_cast<int>((slice + per_pass - 1) / per_pass)});
+    f(items_c, whole_c, RowLayout{g, cluster, static_cast<int>((slice + per_pass - 1) / per_pass), resident});
   });
 }
 
@@ -1800,6 +1809,10 @@ void allow_dynamic_shared_memory(Kernel kernel, size_t bytes, std::atomic<int>* 
 constexpr int64_t kStagedSliceBytes = 32 * 1024;
 constexpr int64_t kStagedThreadBytes = 8 * core::kMaxVectorBytes;
 constexpr int kStagedLeastThreads = 256;
+// The most a block's slices take (2 x kStagedSliceBytes) its most threads cover, so that a block
+// takes no more than its threads' kStagedThreadBytes (launch_forward_staged asks the occupancy
+// calculator for that).
+static_assert(kMaxRowThreads * kStagedThreadBytes >= 2 * kStagedSliceBytes, "a thread per 128 bytes");
 
 // forward_staged_kernel's blocks a cluster and threads a block for slices of `bytes_of(cluster)`
 // bytes (above), or {0, 0} where none takes them.
@@ -1838,6 +1851,7 @@ bool launch_forward_staged(const scalar_t* x, const scalar_t* residual, const pa
   // threads takes (staged_geometry: kStagedThreadBytes a thread), so that it follows from the
   // cluster and threads (max_active_clusters); with fewer, the device places at least as many.
   const auto most = static_cast<size_t>(threads) * kStagedThreadBytes;
+  TORCH_INTERNAL_ASSERT(smem <= most, "a staged block takes at most kStagedThreadBytes a thread");
   allow_dynamic_shared_memory(kernel, most, smem_allowed.data());
   if (max_active_clusters(kernel, threads, most, cluster, cluster_cache) == 0) return false;
   launch(kernel, rows * cluster, threads, smem, stream, cluster, x, residual, weight, bias, y, residual_out,
@@ -1967,12 +1981,14 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // The blocks (clusters) the device holds at once, which depends on the block's size: one
             // cache each.
             int64_t resident;
-            if constexpr (kClustered) {
+            if constexpr (kClustered && kStages == 0) {
+              resident = layout.resident;  // this kernel is dispatch_rows' cluster_kernel, which it placed
+            } else if constexpr (kClustered) {
               static ClusterCache kernel_cluster_cache{};
               resident = max_active_clusters(kernel, g.block_threads(), smem, cluster, kernel_cluster_cache);
               if (resident == 0) return false;
             } else {
-              static core::OccupancyCache blocks_per_sm_cache[kMaxRowThreads / core::kWarp]{};
+              static core::OccupancyCache blocks_per_sm_cache[kBlockSizes]{};
               const int size_index = g.block_threads() / core::kWarp - 1;
               resident = static_cast<int64_t>(core::max_blocks_per_sm(
                              kernel, g.block_threads(), smem, blocks_per_sm_cache[size_index].data())) *
@@ -2018,8 +2034,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             }
             if ((kItems == 1 || fits(Two{})) && run(Two{})) return;
           }
-          const bool ran = run(None{});
-          TORCH_INTERNAL_ASSERT(ran, "dispatch_rows places clusters of the unstaged kernel");
+          run(None{});  // (dispatch_rows placed the clusters of the unstaged kernel)
         };
         // Rows split over a cluster (kBackwardItems vectors a thread, in registers) take the kernels
         // that exchange their sums.
