@@ -1676,8 +1676,8 @@ struct RowLayout {
 // cluster of blocks where one of up to kMaxCluster suffices (pick_cluster: on kClusterThreads
 // threads a block, else on kMaxRowThreads) and the device can launch and place clusters of
 // `cluster_kernel` (without dynamic shared memory) so, else in several passes (kWhole false). A GPU
-// that cannot place the first such cluster (as one of 8 blocks on a MIG slice) may place the second
-// (fewer, larger blocks). cluster_cache: `cluster_kernel`'s.
+// that cannot place the first such cluster may place the second (fewer, larger blocks; the test of
+// ROW_NORM_CLUSTER_LIMIT checks both). cluster_cache: `cluster_kernel`'s.
 template <int kMost, int kClusterThreads, typename Kernel, typename F>
 void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel, ClusterCache& cluster_cache,
                    F&& f) {
@@ -2034,7 +2034,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             }
             if ((kItems == 1 || fits(Two{})) && run(Two{})) return;
           }
-          run(None{});  // (dispatch_rows placed the clusters of the unstaged kernel)
+          run(None{});  // never refused: in clusters, it is the kernel whose clusters dispatch_rows placed
         };
         // Rows split over a cluster (kBackwardItems vectors a thread, in registers) take the kernels
         // that exchange their sums.
