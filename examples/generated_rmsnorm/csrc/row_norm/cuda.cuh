@@ -190,11 +190,33 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 // forward at 4096 x 1024 took 9.8 us against 19.7 on a block of 256 threads, the bfloat16 at
 // 16384 x 1024 21.0 us against 40.6; with fewer rows, a warp a row took longer (float32 RMSNorm at
 // 512 x 1024: 4.40 us against 3.13).
-inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
+// Two kinds of rows take other counts, as measured in labs F and F2 of the example's
+// benchmarks/results/runs/ (H200, device time):
+// - With the residual add, whose threads hold x's and residual's vectors in flight, rows that four
+//   vectors a thread cover on up to kMaxRowThreads threads take four, rather than kForwardItems on up
+//   to kPreferredRowThreads. The residual-add RMSNorm's bfloat16 forward at 4096 x 16384 took 139.8 us
+//   against 171.0 (its kernel at eight vectors took 100 registers a thread: two blocks of 256 threads
+//   an SM), at 6144 x 12288 168.1 against 214.1; the residual-add LayerNorm's float32 at 16384 x 6144
+//   409.4 against 452.0, the RMSNorm's 429.7 against 410.7, the one case slower. Without the add,
+//   LayerNorm's bfloat16 forward took longer so (81.3 us against 72.4 at 4096 x 16384).
+// - LayerNorm's 16-bit rows without the add (whose kernel at four vectors a thread takes 48 registers)
+//   of more than kForwardItems vectors a thread of a warp, and no more than four vectors a thread of
+//   kPreferredRowThreads cover, take kForwardItems vectors a thread: its bfloat16 forward at 32768 x 4096
+//   took 134.6 us against 139.1, at 16384 x 6144 102.0 against 110.5, the float16 at 32768 x 4096 132.9
+//   against 137.6. The other norms and float32 took longer so (RMSNorm's bfloat16 at 16384 x 6144 99.8 us
+//   against 97.4, LayerNorm's float32 at 32768 x 4096 266.6 against 262.1, the residual-add RMSNorm's
+//   bfloat16 309.5 against 260.4).
+template <template <typename> class Norm, typename scalar_t>
+int pick_forward_items(int64_t rows, int64_t col_vecs) {
   const bool warp_rows = col_vecs > core::kWarp &&
                          col_vecs <= static_cast<int64_t>(kForwardItems) * core::kWarp &&
                          rows >= static_cast<int64_t>(kWarpRowsPerSM) * core::multiprocessor_count();
   if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
+  if constexpr (Norm<float>::kResidual) {
+    if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return 4;
+  } else if constexpr (Norm<float>::kCentered && sizeof(scalar_t) == 2) {
+    if (col_vecs > kForwardItems * core::kWarp && col_vecs <= 4 * kPreferredRowThreads) return kForwardItems;
+  }
   return pick_items(rows, col_vecs, kForwardItems);
 }
 
@@ -581,6 +603,20 @@ __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, in
   }
 }
 
+// What a weight w scales its column by: 1 + w for a zero-centred weight (kWeightOffset 1), else w
+// itself. (Written w + 0 where a norm has no offset, the add stays: nvcc keeps an add of 0.0, which
+// turns -0 into +0, one instruction an element. Lab F of the example's benchmarks/results/runs/
+// (H200, device time), without it: LayerNorm's bfloat16 forward+backward at 32768 x 4096 358.6 us
+// against 371.9, RMSNorm's at 1024 x 65536 203.6 against 208.5; no case slower by more than 0.5%.)
+template <template <typename> class Norm, typename T>
+__device__ __forceinline__ T weight_scale(T w) {
+  if constexpr (Norm<T>::kWeightOffset != 0) {
+    return w + T(Norm<T>::kWeightOffset);
+  } else {
+    return w;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Forward
 // ---------------------------------------------------------------------------------------------
@@ -617,7 +653,6 @@ __device__ __forceinline__ void forward_rows(
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
   constexpr bool kResidual = Norm<opmath_t>::kResidual;
-  constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
   constexpr int kParameterBytes = kItems * static_cast<int>(sizeof(P)) * (kBias ? 2 : 1);
   constexpr bool kPrefetch =
       kCached && (kParameterBytes <= kPrefetchParameterBytes ||
@@ -757,8 +792,8 @@ __device__ __forceinline__ void forward_rows(
   const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
   const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / n + eps);
   if (has_edge) {
-    opmath_t f =
-        (edge_value(false) - mean) * rstd * (static_cast<opmath_t>(weight[edge - row_offset]) + kOffset);
+    opmath_t f = (edge_value(false) - mean) * rstd *
+                 weight_scale<Norm>(static_cast<opmath_t>(weight[edge - row_offset]));
     if constexpr (kBias) f += static_cast<opmath_t>(bias[edge - row_offset]);
     y[edge] = static_cast<scalar_t>(f);
   }
@@ -788,7 +823,7 @@ __device__ __forceinline__ void forward_rows(
         }
 #pragma unroll
         for (int e = 0; e < kVec; ++e) {
-          f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);
+          f[e] = (f[e] - mean) * rstd * weight_scale<Norm>(w[e]);
           if constexpr (kBias) f[e] += b[e];
         }
         y_row[j] = core::round_to<scalar_t, kVec>(f);
@@ -1011,7 +1046,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
   constexpr bool kResidual = Norm<opmath_t>::kResidual;
-  constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
   // The loops' unrolling: this many vectors a thread in flight from shared memory and, in the output
   // pass, of the parameters from global memory (L2, where every row reads them).
   constexpr int kUnroll = 4;
@@ -1083,7 +1117,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     if constexpr (kBias) load_parameter<0, true>(bias_slice, 0, j, b);
 #pragma unroll
     for (int e = 0; e < kVec; ++e) {
-      f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);
+      f[e] = (f[e] - mean) * rstd * weight_scale<Norm>(w[e]);
       if constexpr (kBias) f[e] += b[e];
     }
     y_slice[j] = core::round_to<scalar_t, kVec>(f);
@@ -1165,7 +1199,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   using V = core::Vector<scalar_t, kVec>;
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
   constexpr bool kBias = Norm<opmath_t>::kBias;
-  constexpr opmath_t kOffset = opmath_t(Norm<opmath_t>::kWeightOffset);
   // kStages: the stages of the staging, 0 where the rows are not staged.
   constexpr bool kStaged = kStages > 0;
   static_assert(!kStaged || (kInRegisters && sizeof(V) == core::kMaxVectorBytes), "staging copies 16 bytes");
@@ -1303,7 +1336,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     };
     // The row's sums, an element at a time.
     const auto add_terms = [&](S& sums, opmath_t f, opmath_t g, opmath_t w) {
-      const opmath_t wdy = (w + kOffset) * g;
+      const opmath_t wdy = weight_scale<Norm>(w) * g;
       const opmath_t d = f - shift;
       if constexpr (kCentered) {
         sums.v[0] += d;
@@ -1370,7 +1403,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
             const opmath_t x_hat = (f[e] - mean) * rstd;
-            out[e] = rstd * ((w[e] + kOffset) * g[e] - c2 - x_hat * c1);
+            out[e] = rstd * (weight_scale<Norm>(w[e]) * g[e] - c2 - x_hat * c1);
             if constexpr (kInRegisters) {
               acc_w[i][e] += g[e] * x_hat;
               if constexpr (kBias) acc_b[i][e] += g[e];
@@ -1406,7 +1439,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         const opmath_t f = static_cast<opmath_t>(x[edge]), g = static_cast<opmath_t>(grad_out[edge]);
         const opmath_t x_hat = (f - mean) * rstd;
         const int64_t c = edge - row_offset;
-        opmath_t out = rstd * ((static_cast<opmath_t>(weight[c]) + kOffset) * g - c2 - x_hat * c1);
+        opmath_t out = rstd * (weight_scale<Norm>(static_cast<opmath_t>(weight[c])) * g - c2 - x_hat * c1);
         if (add_grad_residual) out += static_cast<opmath_t>(grad_residual_out[edge]);
         grad_x[edge] = static_cast<scalar_t>(out);
         if constexpr (kInRegisters) {
@@ -1888,7 +1921,7 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
       dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
         constexpr bool kShifted = decltype(shifted_c)::value;
-        const int items = pick_forward_items(rows, cols / kVec);
+        const int items = pick_forward_items<Norm, scalar_t>(rows, cols / kVec);
         if constexpr (!kShifted && kVec * sizeof(scalar_t) == core::kMaxVectorBytes) {
           // Rows wider than a block's registers hold: staged in shared memory where the GPU allows.
           const bool staged =

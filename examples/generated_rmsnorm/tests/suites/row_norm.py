@@ -407,6 +407,36 @@ def test_wide_rows_staged_in_shared_memory(spec, dtype, shape, geometry, monkeyp
     assert len(ran) == 1 and ran[0] in ("forward_kernel", "forward_kernel_two_blocks")
 
 
+@CUDA
+@pytest.mark.parametrize(
+    "dtype, shape, geometry",
+    [
+        # geometry: the forward's (vectors a thread, threads a row) for RMSNorm, LayerNorm, and each
+        # with the residual add; one row a block (fewer rows than the warp rule wants). Rows of 1025 to
+        # 2048 vectors: four vectors on up to 512 threads with the add, else eight on up to 256; rows
+        # of 257 to 1024: eight for LayerNorm's 16-bit rows without the add, else four.
+        (torch.bfloat16, (300, 16384), ((8, 256), (8, 256), (4, 512), (4, 512))),
+        (torch.float32, (300, 8192), ((8, 256), (8, 256), (4, 512), (4, 512))),
+        (torch.bfloat16, (300, 4096), ((4, 128), (8, 64), (4, 128), (4, 128))),
+        (torch.float16, (300, 8192), ((4, 256), (8, 128), (4, 256), (4, 256))),
+        (torch.float32, (300, 4096), ((4, 256), (4, 256), (4, 256), (4, 256))),
+    ],
+    ids=str,
+)
+def test_forward_vectors_a_thread(spec, dtype, shape, geometry):
+    # The forward holds a row's vectors in registers, as many a thread as pick_forward_items in
+    # csrc/row_norm/cuda.cuh gives for the norm: right, and in the geometry above (the forward kernel's
+    # template argument kItems, the launch's block).
+    launches = kernel_launches(lambda: check_against_reference(spec, "cuda", dtype, shape))
+    forward = {
+        (int(name.split(">(")[0].split(", ")[4]), block[0])
+        for name, _, block in launches
+        if re.search(r"row_norm::cuda::forward_kernel(_two_blocks)?<", name)
+    }
+    kind = (2 if spec.residual_add else 0) + (1 if spec.norm == "layer_norm" else 0)
+    assert forward == {geometry[kind]}
+
+
 SMALLER_GPU_BYTES = 99 * 1024  # shared memory a block on sm_86, sm_89 and sm_120
 STATIC_BYTES = 1024  # more than the backward kernels' own shared memory with float sums (up to 784 bytes)
 
