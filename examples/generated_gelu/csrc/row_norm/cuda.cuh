@@ -190,8 +190,10 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 // forward at 4096 x 1024 took 9.8 us against 19.7 on a block of 256 threads, the bfloat16 at
 // 16384 x 1024 21.0 us against 40.6; with fewer rows, a warp a row took longer (float32 RMSNorm at
 // 512 x 1024: 4.40 us against 3.13).
-// Two kinds of rows take other counts, as measured in labs F and F2 of the example's
-// benchmarks/results/runs/ (H200, device time):
+// Two kinds of rows that start on a vector boundary take other counts, as measured in labs F and F2 of
+// the example's benchmarks/results/runs/ (H200, device time); shifted rows (see head_elements) keep
+// pick_items' (call X29 gave LayerNorm's bfloat16 rows at 8192 x 4095 eight vectors a thread: its
+// forward took 49.9 us against X28's 44.4 on four).
 // - With the residual add, whose threads hold x's and residual's vectors in flight, rows that four
 //   vectors a thread cover on up to kMaxRowThreads threads take four, rather than kForwardItems on up
 //   to kPreferredRowThreads. The residual-add RMSNorm's bfloat16 forward at 4096 x 16384 took 139.8 us
@@ -206,15 +208,15 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 //   against 137.6. The other norms and float32 took longer so (RMSNorm's bfloat16 at 16384 x 6144 99.8 us
 //   against 97.4, LayerNorm's float32 at 32768 x 4096 266.6 against 262.1, the residual-add RMSNorm's
 //   bfloat16 309.5 against 260.4).
-template <template <typename> class Norm, typename scalar_t>
+template <template <typename> class Norm, typename scalar_t, bool kShifted>
 int pick_forward_items(int64_t rows, int64_t col_vecs) {
   const bool warp_rows = col_vecs > core::kWarp &&
                          col_vecs <= static_cast<int64_t>(kForwardItems) * core::kWarp &&
                          rows >= static_cast<int64_t>(kWarpRowsPerSM) * core::multiprocessor_count();
   if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
-  if constexpr (Norm<float>::kResidual) {
+  if constexpr (!kShifted && Norm<float>::kResidual) {
     if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return 4;
-  } else if constexpr (Norm<float>::kCentered && sizeof(scalar_t) == 2) {
+  } else if constexpr (!kShifted && Norm<float>::kCentered && sizeof(scalar_t) == 2) {
     if (col_vecs > kForwardItems * core::kWarp && col_vecs <= 4 * kPreferredRowThreads) return kForwardItems;
   }
   return pick_items(rows, col_vecs, kForwardItems);
@@ -1921,7 +1923,7 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
       dispatch_width<scalar_t>(width, [&](auto vec_c, auto shifted_c) {
         constexpr int kVec = decltype(vec_c)::value;
         constexpr bool kShifted = decltype(shifted_c)::value;
-        const int items = pick_forward_items<Norm, scalar_t>(rows, cols / kVec);
+        const int items = pick_forward_items<Norm, scalar_t, kShifted>(rows, cols / kVec);
         if constexpr (!kShifted && kVec * sizeof(scalar_t) == core::kMaxVectorBytes) {
           // Rows wider than a block's registers hold: staged in shared memory where the GPU allows.
           const bool staged =

@@ -414,12 +414,15 @@ def test_wide_rows_staged_in_shared_memory(spec, dtype, shape, geometry, monkeyp
         # geometry: the forward's (vectors a thread, threads a row) for RMSNorm, LayerNorm, and each
         # with the residual add; one row a block (fewer rows than the warp rule wants). Rows of 1025 to
         # 2048 vectors: four vectors on up to 512 threads with the add, else eight on up to 256; rows
-        # of 257 to 1024: eight for LayerNorm's 16-bit rows without the add, else four.
+        # of 257 to 1024: eight for LayerNorm's 16-bit rows without the add, else four. Rows that do
+        # not start on a vector boundary (N odd) keep eight and four.
         (torch.bfloat16, (300, 16384), ((8, 256), (8, 256), (4, 512), (4, 512))),
         (torch.float32, (300, 8192), ((8, 256), (8, 256), (4, 512), (4, 512))),
         (torch.bfloat16, (300, 4096), ((4, 128), (8, 64), (4, 128), (4, 128))),
         (torch.float16, (300, 8192), ((4, 256), (8, 128), (4, 256), (4, 256))),
         (torch.float32, (300, 4096), ((4, 256), (4, 256), (4, 256), (4, 256))),
+        (torch.bfloat16, (300, 16383), ((8, 256), (8, 256), (8, 256), (8, 256))),
+        (torch.bfloat16, (300, 4095), ((4, 128), (4, 128), (4, 128), (4, 128))),
     ],
     ids=str,
 )
