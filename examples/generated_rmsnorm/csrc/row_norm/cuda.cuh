@@ -191,23 +191,31 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 // 16384 x 1024 21.0 us against 40.6; with fewer rows, a warp a row took longer (float32 RMSNorm at
 // 512 x 1024: 4.40 us against 3.13).
 // Two kinds of rows that start on a vector boundary take other counts, as measured in labs F and F2 of
-// the example's benchmarks/results/runs/ (H200, device time); shifted rows (see head_elements) keep
-// pick_items' (call X29 gave LayerNorm's bfloat16 rows at 8192 x 4095 eight vectors a thread: its
-// forward took 49.9 us against X28's 44.4 on four).
+// the example's benchmarks/results/runs/ (H200, device time; registers: ptxas on the CPU machine,
+// runs/f/ptxas_forward_2c8cde3.txt); shifted rows (see head_elements) keep the counts above (call X29
+// gave LayerNorm's bfloat16 rows at 8192 x 4095 eight vectors a thread: its forward took 49.9 us
+// against X28's 44.4 on four).
 // - With the residual add, whose threads hold x's and residual's vectors in flight, rows that four
 //   vectors a thread cover on up to kMaxRowThreads threads take four, rather than kForwardItems on up
 //   to kPreferredRowThreads. The residual-add RMSNorm's bfloat16 forward at 4096 x 16384 took 139.8 us
 //   against 171.0 (its kernel at eight vectors took 100 registers a thread: two blocks of 256 threads
 //   an SM), at 6144 x 12288 168.1 against 214.1; the residual-add LayerNorm's float32 at 16384 x 6144
-//   409.4 against 452.0, the RMSNorm's 429.7 against 410.7, the one case slower. Without the add,
-//   LayerNorm's bfloat16 forward took longer so (81.3 us against 72.4 at 4096 x 16384).
+//   409.4 against 452.0, the RMSNorm's 429.7 against 410.7, the one case slower in the lab; but calls
+//   X29 and X30 had the residual-add LayerNorm's float32 forward at 8192 x 8192 at 286.9 and 291.2 us,
+//   against X28's 276.4 on eight vectors (the lab: 288.5 against 297.1). Without the add, LayerNorm's
+//   bfloat16 forward took longer so (81.3 us against 72.4 at 4096 x 16384). (float64 rows, which the
+//   rule covers too, were not timed.)
 // - LayerNorm's 16-bit rows without the add (whose kernel at four vectors a thread takes 48 registers)
 //   of more than kForwardItems vectors a thread of a warp, and no more than four vectors a thread of
 //   kPreferredRowThreads cover, take kForwardItems vectors a thread: its bfloat16 forward at 32768 x 4096
 //   took 134.6 us against 139.1, at 16384 x 6144 102.0 against 110.5, the float16 at 32768 x 4096 132.9
 //   against 137.6. The other norms and float32 took longer so (RMSNorm's bfloat16 at 16384 x 6144 99.8 us
 //   against 97.4, LayerNorm's float32 at 32768 x 4096 266.6 against 262.1, the residual-add RMSNorm's
-//   bfloat16 309.5 against 260.4).
+//   bfloat16 309.5 against 260.4). This rule comes before pick_items' for rows no more than the
+//   multiprocessors, which F2 did not time: there it takes eight vectors on 64 threads where pick_items
+//   gave one on 512 (lab T2 above), and call X30 had LayerNorm's 16-bit forward at 16 x 4096 at 4.5 us
+//   of device time against X28's 2.9 (forward+backward 12.5-12.8 us against 10.5-10.8). Bounding it to
+//   more rows is a change that needs new records.
 template <template <typename> class Norm, typename scalar_t, bool kShifted>
 int pick_forward_items(int64_t rows, int64_t col_vecs) {
   const bool warp_rows = col_vecs > core::kWarp &&
@@ -607,9 +615,11 @@ __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, in
 
 // What a weight w scales its column by: 1 + w for a zero-centred weight (kWeightOffset 1), else w
 // itself. (Written w + 0 where a norm has no offset, the add stays: nvcc keeps an add of 0.0, which
-// turns -0 into +0, one instruction an element. Lab F of the example's benchmarks/results/runs/
-// (H200, device time), without it: LayerNorm's bfloat16 forward+backward at 32768 x 4096 358.6 us
-// against 371.9, RMSNorm's at 1024 x 65536 203.6 against 208.5; no case slower by more than 0.5%.)
+// turns -0 into +0, one add an element in the PTX: 33 adds of 0 in the bfloat16 LayerNorm forward at
+// four vectors a thread against 1, runs/f/ptxas_forward_2c8cde3.txt. Lab F of the example's
+// benchmarks/results/runs/ (H200, device time), without it: LayerNorm's bfloat16 forward+backward at
+// 32768 x 4096 358.6 us against 371.9, RMSNorm's bfloat16 at 1024 x 65536 203.6 against 208.5; no case
+// slower by more than 0.5%.)
 template <template <typename> class Norm, typename T>
 __device__ __forceinline__ T weight_scale(T w) {
   if constexpr (Norm<T>::kWeightOffset != 0) {

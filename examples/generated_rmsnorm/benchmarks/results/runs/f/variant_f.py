@@ -31,17 +31,35 @@ inline int pick_forward_items(int64_t rows, int64_t col_vecs) {
 """,
 )
 if "--a0" in flags:
-    rep("(static_cast<opmath_t>(weight[edge - row_offset]) + kOffset)",
-        "(kOffset != 0 ? static_cast<opmath_t>(weight[edge - row_offset]) + kOffset : static_cast<opmath_t>(weight[edge - row_offset]))")
-    rep("f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);", "f[e] = (f[e] - mean) * rstd * (kOffset != 0 ? w[e] + kOffset : w[e]);", 2)
-    rep("const opmath_t wdy = (w + kOffset) * g;", "const opmath_t wdy = (kOffset != 0 ? w + kOffset : w) * g;")
-    rep("out[e] = rstd * ((w[e] + kOffset) * g[e] - c2 - x_hat * c1);", "out[e] = rstd * ((kOffset != 0 ? w[e] + kOffset : w[e]) * g[e] - c2 - x_hat * c1);")
-    rep("opmath_t out = rstd * ((static_cast<opmath_t>(weight[c]) + kOffset) * g - c2 - x_hat * c1);",
-        "opmath_t out = rstd * ((kOffset != 0 ? static_cast<opmath_t>(weight[c]) + kOffset : static_cast<opmath_t>(weight[c])) * g - c2 - x_hat * c1);")
-    assert "+ kOffset)" not in s.replace("? w[e] + kOffset :", "").replace("? w + kOffset :", "").replace("]) + kOffset :", ""), "an offset add left"
+    rep(
+        "(static_cast<opmath_t>(weight[edge - row_offset]) + kOffset)",
+        "(kOffset != 0 ? static_cast<opmath_t>(weight[edge - row_offset]) + kOffset : static_cast<opmath_t>(weight[edge - row_offset]))",
+    )
+    rep(
+        "f[e] = (f[e] - mean) * rstd * (w[e] + kOffset);",
+        "f[e] = (f[e] - mean) * rstd * (kOffset != 0 ? w[e] + kOffset : w[e]);",
+        2,
+    )
+    rep(
+        "const opmath_t wdy = (w + kOffset) * g;",
+        "const opmath_t wdy = (kOffset != 0 ? w + kOffset : w) * g;",
+    )
+    rep(
+        "out[e] = rstd * ((w[e] + kOffset) * g[e] - c2 - x_hat * c1);",
+        "out[e] = rstd * ((kOffset != 0 ? w[e] + kOffset : w[e]) * g[e] - c2 - x_hat * c1);",
+    )
+    rep(
+        "opmath_t out = rstd * ((static_cast<opmath_t>(weight[c]) + kOffset) * g - c2 - x_hat * c1);",
+        "opmath_t out = rstd * ((kOffset != 0 ? static_cast<opmath_t>(weight[c]) + kOffset : static_cast<opmath_t>(weight[c])) * g - c2 - x_hat * c1);",
+    )
+    assert "+ kOffset)" not in s.replace("? w[e] + kOffset :", "").replace("? w + kOffset :", "").replace(
+        "]) + kOffset :", ""
+    ), "an offset add left"
 if "--vec" in flags:
-    rep("    if constexpr (sizeof(scalar_t) == 2) {\n      core::load_opmath(load_vector(p), out);",
-        "    if constexpr (true) {\n      core::load_opmath(load_vector(p), out);")
+    rep(
+        "    if constexpr (sizeof(scalar_t) == 2) {\n      core::load_opmath(load_vector(p), out);",
+        "    if constexpr (true) {\n      core::load_opmath(load_vector(p), out);",
+    )
 if "#include <cstdlib>" not in s:
     rep("#include <algorithm>\n", "#include <algorithm>\n#include <cstdlib>\n")
 path.write_text(s)
