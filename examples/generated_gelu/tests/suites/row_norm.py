@@ -325,17 +325,19 @@ def kernels_run(fn):
     return sorted({name for name, _, _ in kernel_launches(fn)})
 
 
-def backward_template_arguments(name):
-    """The template arguments of a demangled backward_kernel name: Norm, scalar_t, param_t, kVec, kItems,
-    kInRegisters, kStages, kShifted, kClustered (none of them holds a comma)."""
-    return name.split(">(")[0].split("::backward_kernel<", 1)[1].split(", ")
+def template_arguments(name):
+    """The template arguments of a demangled kernel name (none of them holds a comma or a '<'):
+    forward_kernel's and forward_kernel_two_blocks' Norm, scalar_t, param_t, kVec, kItems, kCached,
+    kShifted; backward_kernel's Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages,
+    kShifted, kClustered."""
+    return name.split(">(")[0].split("<", 1)[1].split(", ")
 
 
 def backward_launches(launches):
     """The family's backward kernels among kernel_launches' (name, grid, block): (template arguments,
-    grid, block) of each (see backward_template_arguments)."""
+    grid, block) of each (see template_arguments)."""
     return [
-        (backward_template_arguments(name), grid, block)
+        (template_arguments(name), grid, block)
         for name, grid, block in launches
         if "row_norm::cuda::backward_kernel<" in name
     ]
@@ -432,7 +434,7 @@ def test_forward_vectors_a_thread(spec, dtype, shape, geometry):
     # template argument kItems, the launch's block).
     launches = kernel_launches(lambda: check_against_reference(spec, "cuda", dtype, shape))
     forward = {
-        (int(name.split(">(")[0].split(", ")[4]), block[0])
+        (int(template_arguments(name)[4]), block[0])
         for name, _, block in launches
         if re.search(r"row_norm::cuda::forward_kernel(_two_blocks)?<", name)
     }
