@@ -417,7 +417,8 @@ def test_wide_rows_staged_in_shared_memory(spec, dtype, shape, geometry, monkeyp
         # with the residual add; one row a block (fewer rows than the warp rule wants). Rows of 1025 to
         # 2048 vectors: four vectors on up to 512 threads with the add, else eight on up to 256; rows
         # of 257 to 1024: eight for LayerNorm's 16-bit rows without the add, else four. Rows that do
-        # not start on a vector boundary (N odd) keep eight and four.
+        # not start on a vector boundary (N odd) keep eight and four. No more rows than the GPU's
+        # multiprocessors (8): the fewest vectors a thread on up to 512 threads, for every norm.
         (torch.bfloat16, (300, 16384), ((8, 256), (8, 256), (4, 512), (4, 512))),
         (torch.float32, (300, 8192), ((8, 256), (8, 256), (4, 512), (4, 512))),
         (torch.bfloat16, (300, 4096), ((4, 128), (8, 64), (4, 128), (4, 128))),
@@ -425,6 +426,9 @@ def test_wide_rows_staged_in_shared_memory(spec, dtype, shape, geometry, monkeyp
         (torch.float32, (300, 4096), ((4, 256), (4, 256), (4, 256), (4, 256))),
         (torch.bfloat16, (300, 16383), ((8, 256), (8, 256), (8, 256), (8, 256))),
         (torch.bfloat16, (300, 4095), ((4, 128), (4, 128), (4, 128), (4, 128))),
+        (torch.bfloat16, (8, 4096), ((1, 512), (1, 512), (1, 512), (1, 512))),
+        (torch.float16, (8, 8192), ((4, 256), (4, 256), (4, 256), (4, 256))),
+        (torch.bfloat16, (8, 16384), ((4, 512), (4, 512), (4, 512), (4, 512))),
     ],
     ids=str,
 )

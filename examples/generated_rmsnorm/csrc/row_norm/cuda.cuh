@@ -190,8 +190,9 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 // forward at 4096 x 1024 took 9.8 us against 19.7 on a block of 256 threads, the bfloat16 at
 // 16384 x 1024 21.0 us against 40.6; with fewer rows, a warp a row took longer (float32 RMSNorm at
 // 512 x 1024: 4.40 us against 3.13).
-// Two kinds of rows that start on a vector boundary take other counts, as measured in labs F and F2 of
-// the example's benchmarks/results/runs/ (H200, device time; registers: ptxas on the CPU machine,
+// Two kinds of rows that start on a vector boundary take other counts where the rows are more than
+// the multiprocessors (pick_items' few rows keep its counts), as measured in labs F and F2 of the
+// example's benchmarks/results/runs/ (H200, device time; registers: ptxas on the CPU machine,
 // runs/f/ptxas_forward_2c8cde3.txt); shifted rows (see head_elements) keep the counts above (call X29
 // gave LayerNorm's bfloat16 rows at 8192 x 4095 eight vectors a thread: its forward took 49.9 us
 // against X28's 44.4 on four).
@@ -211,17 +212,18 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 //   took 134.6 us against 139.1, at 16384 x 6144 102.0 against 110.5, the float16 at 32768 x 4096 132.9
 //   against 137.6. The other norms and float32 took longer so (RMSNorm's bfloat16 at 16384 x 6144 99.8 us
 //   against 97.4, LayerNorm's float32 at 32768 x 4096 266.6 against 262.1, the residual-add RMSNorm's
-//   bfloat16 309.5 against 260.4). This rule comes before pick_items' for rows no more than the
-//   multiprocessors, which F2 did not time: there it takes eight vectors on 64 threads where pick_items
-//   gave one on 512 (lab T2 above), and call X30 had LayerNorm's 16-bit forward at 16 x 4096 at 4.5 us
-//   of device time against X28's 2.9 (forward+backward 12.5-12.8 us against 10.5-10.8). Bounding it to
-//   more rows is a change that needs new records.
+//   bfloat16 309.5 against 260.4). Calls X29 and X30 took this rule for few rows too, where it gave eight
+//   vectors on 64 threads in place of pick_items' one on 512 (lab T2 above): LayerNorm's 16-bit forward
+//   at 16 x 4096 took 4.5 us of device time against X28's 2.9 (forward+backward 12.5-12.8 us against
+//   10.5-10.8). (With the residual add, pick_items gives few rows four vectors on up to kMaxRowThreads
+//   threads too.)
 template <template <typename> class Norm, typename scalar_t, bool kShifted>
 int pick_forward_items(int64_t rows, int64_t col_vecs) {
   const bool warp_rows = col_vecs > core::kWarp &&
                          col_vecs <= static_cast<int64_t>(kForwardItems) * core::kWarp &&
                          rows >= static_cast<int64_t>(kWarpRowsPerSM) * core::multiprocessor_count();
   if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
+  if (rows <= core::multiprocessor_count()) return pick_items(rows, col_vecs, kForwardItems);
   if constexpr (!kShifted && Norm<float>::kResidual) {
     if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return 4;
   } else if constexpr (!kShifted && Norm<float>::kCentered && sizeof(scalar_t) == 2) {
