@@ -1,0 +1,59 @@
+# ruff: noqa: E501
+"""Labs W and X: B_FWD_ONLY=1 times the forward alone (the warm-up call a forward). Lab E1 (from lab B1): B_DTYPES picks the dtypes (bfloat16,float16,float32). Lab B1 (from lab Z1): device time a call (CUDA graph, the benchmark's timing.device_ms) of ours, forward
+and forward+backward, on the benchmark's inputs, each checked against float64 as the benchmark checks.
+Run from a project's root: python3 b_time.py OP LABEL OUT.json"""
+
+import json
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, "benchmarks")
+sys.path.insert(0, "src")
+from harness import runner, timing  # noqa: E402
+from harness.row_norm import FAMILY  # noqa: E402
+
+op, label, out = sys.argv[1:4]
+spec = runner.load_spec(FAMILY, op)
+device = torch.device("cuda")
+settings = timing.TimingSettings(warmup=2, repeats=30, min_repeats=5, budget_s=0.2)
+SHAPES = [
+    (1024, 65536),
+    (2048, 40960),
+    (4096, 16384),
+    (8192, 8192),
+    (32768, 4096),
+    (8192, 4095),
+    (4096, 1024),
+]
+if os.environ.get("B_SHAPES"):  # lab B2: M x N,...
+    SHAPES = [tuple(int(d) for d in s.split("x")) for s in os.environ["B_SHAPES"].split(",")]
+rows = []
+DTYPES = [getattr(torch, d) for d in os.environ.get("B_DTYPES", "bfloat16,float16,float32").split(",")]
+for dtype in DTYPES:
+    for shape in SHAPES:
+        name = f"{str(dtype)[6:]} {shape[0]}x{shape[1]}"
+        per_set = (
+            runner.TENSORS_PER_SET + 2 * (len(FAMILY.activations(spec)) - 1) + 2 * (FAMILY.outputs(spec) - 1)
+        )
+        count = timing.buffer_set_count(per_set * shape[0] * shape[1] * dtype.itemsize, device)
+        sets = runner.make_buffer_sets(FAMILY, spec, shape, dtype, device, count)
+        expected = runner.evaluate_in_float64(runner.bind(FAMILY, spec, spec.reference), sets[0])
+        fn = runner.bind(FAMILY, spec, spec.function)
+        runner.check_against_reference(f"ours {label}", fn, expected, sets[0], name)
+        # A first measurement, discarded (lab T4: the first forward of a case ran up to 10% slower).
+        timing.device_ms(runner.forward_call(fn), sets, settings, grad=False)
+        result = dict(op=op, build=label, case=name)
+        passes = [("forward", runner.forward_call, False)]
+        if not os.environ.get("B_FWD_ONLY"):  # lab W: the forward alone
+            passes.append(("forward+backward", runner.forward_backward_call, True))
+        for pass_name, make, grad in passes:
+            result[pass_name] = round(timing.device_ms(make(fn), sets, settings, grad=grad) * 1000, 2)
+        rows.append(result)
+        print(
+            f"{op} {label:8} {name:18} fwd {result['forward']:9.2f} us  fwd+bwd {result.get('forward+backward', 0):9.2f} us",
+            flush=True,
+        )
+        del sets
+json.dump(rows, open(out, "w"), indent=1)
