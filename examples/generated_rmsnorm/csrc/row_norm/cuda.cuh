@@ -214,9 +214,10 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 //   against 97.4, LayerNorm's float32 at 32768 x 4096 266.6 against 262.1, the residual-add RMSNorm's
 //   bfloat16 309.5 against 260.4). Calls X29 and X30 took this rule for few rows too, where it gave eight
 //   vectors on 64 threads in place of pick_items' one on 512 (lab T2 above): LayerNorm's 16-bit forward
-//   at 16 x 4096 took 4.5 us of device time against X28's 2.9 (forward+backward 12.5-12.8 us against
-//   10.5-10.8). (With the residual add, pick_items gives few rows four vectors on up to kMaxRowThreads
-//   threads too.)
+//   at 16 x 4096 took 4.5 us of device time against X28's 2.9 (X30's forward+backward 12.5-12.8 us
+//   against X28's 10.5-10.8); call X31, with both rules bounded to more rows, 2.96 us (forward+backward
+//   10.4-10.7). (With the residual add, pick_items gives few rows four vectors on up to kMaxRowThreads
+//   threads too: the bound changes nothing there.)
 template <template <typename> class Norm, typename scalar_t, bool kShifted>
 int pick_forward_items(int64_t rows, int64_t col_vecs) {
   const bool warp_rows = col_vecs > core::kWarp &&
@@ -426,7 +427,8 @@ __device__ __forceinline__ void cluster_sync() {
 
 // cluster_sync in two halves: every thread of the block arrives (ordering its earlier memory
 // operations before the arrival), and later waits until every thread of the cluster has arrived; in
-// between, the block goes on working.
+// between, the block goes on working. (.aligned: all threads of a warp execute each half together, as
+// every thread of the block must reach both.)
 __device__ __forceinline__ void cluster_arrive() {
 #ifdef ROW_NORM_CLUSTERS
   asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
@@ -1133,15 +1135,19 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   stats = cluster_reduce(stats, &cluster_slot, cluster);
   // No block may leave while a peer may still read its slot. Where the barrier that ensures it is
   // split (kSplitBarrier), a block arrives once it has read its peers' slots and waits only before it
-  // leaves, so that the wait overlaps its output pass (a whole barrier at the end would also order, by
-  // its release semantics, the block's stores of y before it: the likely cost). Lab K of the example's
+  // leaves, so that the wait overlaps its output pass. (Why a whole barrier at the end costs more was
+  // not measured: the wait for the slowest peer's output pass, or the release semantics that order the
+  // block's stores of y before it.) Lab K of the example's
   // benchmarks/results/runs/ (H200, device time of the forward, split against whole): the RMSNorm float32
   // forward at 1024 x 65536 took 152.1 us against 165.1, at 512 x 131072 156.4 against 169.5, the bfloat16 at
   // 1024 x 65536 77.8 against 80.3; the LayerNorm float32 0.9-3.1% less; at 1024 x 65536 and 512 x 131072
   // in bfloat16 and float32, the residual-add RMSNorm 3.3-6.6% less and the residual-add LayerNorm
-  // 0.2-6.2% less, but their float32 at 512 x 131072 (354.8 us against 354.2, 419.0 against 417.1).
+  // 0.2-6.2% less, but their float32 at 512 x 131072 (354.8 us against 354.2, 419.0 against 417.1)
+  // and the residual-add LayerNorm's float16 at 1024 x 65536 (lab K's first run: 171.5 us against
+  // 169.5; call X31 171.3 against X30's 169.3), which takes the split barrier all the same.
   // LayerNorm's 16-bit forward without the add took longer so (bfloat16 at 1024 x 65536 90.9 and 91.2
   // us against 90.3 and 90.2 in two runs, float16 90.8 against 89.4) and keeps the whole barrier.
+  // (float64 rows, which take the split barrier, were not timed.)
   constexpr bool kSplitBarrier = !(kCentered && !kResidual && sizeof(scalar_t) == 2);
   if constexpr (kSplitBarrier) cluster_arrive();
   const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
