@@ -9,6 +9,7 @@ between the markers below in README.md; the repository's tests check that they s
 
 from __future__ import annotations
 
+import datetime
 import functools
 import importlib.util
 import json
@@ -312,6 +313,29 @@ def activation_csrc(activation: str, vcs_ref: str | None = None) -> dict[str, by
 _ACTIVATION_COMMITS_SEARCHED = 8
 
 
+@functools.cache
+def _commits_differing_only_in_comments() -> tuple[tuple[str, int], ...]:
+    """The latest commits (up to _ACTIVATION_COMMITS_SEARCHED, newest first) that changed kernel
+    sources and whose example csrc/ (read from git, not rendered) differs from today's only in comments,
+    up to the first whose code differs, each with the time (Unix seconds) of the commit before it that
+    changed kernel sources (0 where there is none), before which its sources did not exist. A run
+    rendered from an older commit, or from one whose code differs, cannot have measured code that
+    differs from today's only in comments (the template renders every activation's csrc/ from the same
+    sources), so only these are rendered (each rendering of an older commit clones the repository: 36
+    of them took the README's table test 135 s)."""
+    now = _code(_csrc_files(render.EXAMPLE_DIR / "csrc"))
+    log = _git(
+        "log", "-n", str(_ACTIVATION_COMMITS_SEARCHED + 1), "--format=%H %ct", "--", _EXAMPLE_CSRC, "template/csrc/"
+    ).decode()
+    commits = [(commit, int(time)) for commit, time in (line.split() for line in log.splitlines())]
+    kept = []
+    for index, (commit, _) in enumerate(commits[:_ACTIVATION_COMMITS_SEARCHED]):
+        if _code(_example_csrc_at(commit)) != now:
+            break
+        kept.append((commit, commits[index + 1][1] if index + 1 < len(commits) else 0))
+    return tuple(kept)
+
+
 def _measured_current_code(activation: str, environment: dict) -> bool | None:
     """Whether an activation's run measured the code the template renders now for it: the same
     sources, or the sources of one of the latest commits that changed kernel sources (rendered for
@@ -325,10 +349,10 @@ def _measured_current_code(activation: str, environment: dict) -> bool | None:
         return False
     if not (render.TEMPLATE_ROOT / ".git").exists():
         return None
-    commits = _git(
-        "log", "-n", str(_ACTIVATION_COMMITS_SEARCHED), "--format=%H", "--", _EXAMPLE_CSRC, "template/csrc/"
-    ).decode()
-    for commit in commits.split():
+    ran = datetime.datetime.fromisoformat(environment["date"]).timestamp()
+    for commit, written_after in _commits_differing_only_in_comments():
+        if ran < written_after:
+            continue  # the run came before these sources were written
         then = activation_csrc(activation, commit)
         if _digest(then) == recorded:
             return _code(then) == _code(now)

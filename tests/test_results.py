@@ -109,6 +109,34 @@ def test_a_record_of_a_past_rendering_is_current_only_where_its_code_is_todays(m
         assert results.norm_sources_statement("layer_norm", recorded)[0] is current
 
 
+def test_an_activation_run_is_looked_up_only_in_commits_written_before_it(monkeypatch):
+    then = {"bias_activation/cuda.cuh": b"// measured\nint steps = 5;\n"}
+    recorded = results._digest(then)
+    rendered = []
+
+    def activation_csrc(activation, commit=None):
+        rendered.append(commit)
+        return then if commit else {"bias_activation/cuda.cuh": b"// said better\nint steps = 5;\n"}
+
+    monkeypatch.setattr(results, "activation_csrc", activation_csrc)
+    monkeypatch.setattr(results, "_commits_differing_only_in_comments", lambda: (("c0ffee", 1_000_000),))
+    after = {"sources_sha256": recorded, "date": "1970-01-12T14:00:00+00:00"}  # 1,000,800 s
+    assert results._measured_current_code("relu", after) is True and rendered == [None, "c0ffee"]
+    rendered.clear()
+    before = {"sources_sha256": recorded, "date": "1970-01-12T13:00:00+00:00"}  # 997,200 s
+    assert results._measured_current_code("relu", before) is False and rendered == [None]
+
+
+def test_the_commits_an_activation_run_is_looked_up_in_differ_from_today_only_in_comments():
+    if _shallow():
+        pytest.skip("a shallow clone lacks the history")
+    now = results._code(results._csrc_files(results.render.EXAMPLE_DIR / "csrc"))
+    commits = results._commits_differing_only_in_comments()
+    assert len(commits) <= results._ACTIVATION_COMMITS_SEARCHED
+    for commit, written_after in commits:
+        assert results._code(results._example_csrc_at(commit)) == now and written_after >= 0
+
+
 def test_a_record_of_unknown_sources_is_not_taken_for_the_current_ones():
     current, sentence = results.norm_sources_statement("layer_norm", "0" * 64)
     assert not current and "has not been re-run" in sentence
