@@ -6,17 +6,23 @@ import sys
 
 
 def parse(path):
-    out, name = {}, None
+    """Each entry function's registers and its own stack frame and spills (not those of a function it
+    calls, whose "Function properties" ptxas prints after the entry's)."""
+    out, name, properties = {}, None, None
     for line in open(path):
         m = re.search(r"Compiling entry function '(\w+)'", line)
         if m:
             name = m.group(1)
             out[name] = {}
             continue
+        m = re.search(r"Function properties for (\w+)", line)
+        if m:
+            properties = m.group(1)
+            continue
         if name is None:
             continue
         m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
-        if m:
+        if m and properties == name:
             out[name]["stack/spill"] = tuple(map(int, m.groups()))
         m = re.search(r"Used (\d+) registers", line)
         if m:
