@@ -789,8 +789,8 @@ FAR_FIRST_SHAPES = [(64, 96), (16, 4096), (2000, 4096), (4, 65536), (3, 300001),
 # A known fault of the CUDA LayerNorm backward, not yet mended in csrc/. The mend (the example's
 # benchmarks/results/runs/g/far_row_sums.patch) passed these cases on an H200 (runs/g/g1/) and waits
 # for a GPU benchmark of its kernels; its patch removes this mark. Not strict: the digits lost are
-# rounding errors, which in some draws fall within the bound (at 16 x 4096 the fault's error lies
-# near it); only an assertion counts as the expected failure, not a crash.
+# rounding errors, which a draw may keep within the bound; only an assertion counts as the expected
+# failure, not a crash.
 FAR_FIRST_FAULT = pytest.mark.xfail(
     raises=AssertionError,
     reason="the CUDA LayerNorm backward sums rows about their first element (known fault)",
