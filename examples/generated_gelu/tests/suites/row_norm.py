@@ -777,24 +777,16 @@ def test_rows_of_one_large_element(spec, device, dtype):
 
 # Rows whose first element is 1000 among values of mean 0.5 and standard deviation 2 (about 500 of
 # them away), in every other row: an LLM's "massive activations" (a few channels far larger than the
-# rest) in the first column. The CUDA backward takes LayerNorm's sums about a row's first element:
-# summed so, these rows' float32 grad_x is 1e-3 of its RMS off or more at N = 4096, under 4e-5 at
-# N = 96, where the spread the first element adds is most of the row's (emulated on the CPU: the
-# example's benchmarks/results/runs/g/far_shift.txt). N = 96 checks rows of several row groups a
-# warp, some far and some not, rather than the digits. The shapes aim at each of the CUDA backward's
+# rest) in the first column. The CUDA backward takes LayerNorm's sums about a row's first element
+# and sums such rows again about their mean (far_row_sums in csrc/row_norm/cuda.cuh): summed once,
+# these rows' float32 grad_x is 1e-3 of its RMS off or more at N = 4096, under 4e-5 at N = 96, where
+# the spread the first element adds is most of the row's (emulated on the CPU: the example's
+# benchmarks/results/runs/g/far_shift.txt). N = 96 checks the second look where a warp's row groups
+# differ (the warp decides as one) rather than the digits. The shapes aim at each of the CUDA backward's
 # kernels (this test does not check which ran): several rows a warp, a row a block in registers, rows
 # staged in shared memory, a row split over a cluster, rows wider than registers and clusters hold,
 # and rows that start off a vector boundary.
 FAR_FIRST_SHAPES = [(64, 96), (16, 4096), (2000, 4096), (4, 65536), (3, 300001), (37, 4095)]
-# A known fault of the CUDA LayerNorm backward, not yet mended in csrc/. The mend (the example's
-# benchmarks/results/runs/g/far_row_sums.patch) passed these cases on an H200 (runs/g/g1/) and waits
-# for a GPU benchmark of its kernels; its patch removes this mark. Not strict: the digits lost are
-# rounding errors, which a draw may keep within the bound; only an assertion counts as the expected
-# failure, not a crash.
-FAR_FIRST_FAULT = pytest.mark.xfail(
-    raises=AssertionError,
-    reason="the CUDA LayerNorm backward sums rows about their first element (known fault)",
-)
 
 
 def far_first_inputs(spec, shape, device):
@@ -808,9 +800,7 @@ def far_first_inputs(spec, shape, device):
 
 @pytest.mark.parametrize("shape", FAR_FIRST_SHAPES, ids=str)
 @pytest.mark.parametrize("device", DEVICES)
-def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape, request):
-    if device == "cuda" and spec.has_bias and shape[-1] > 96:
-        request.applymarker(FAR_FIRST_FAULT)
+def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape):
     xs, params, grad_outs = far_first_inputs(spec, shape, device)
     eps = spec.default_eps
     outputs = run(spec, xs, params, eps)

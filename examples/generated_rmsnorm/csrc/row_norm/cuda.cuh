@@ -1213,12 +1213,55 @@ constexpr size_t staging_bytes(int block_threads) {
 // At one vector a thread, within the 48 KiB that every CUDA GPU gives a block without asking.
 static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kMaxRowThreads) <= 48 * 1024);
 
+// LayerNorm's backward takes a row's sums about its first element (see backward_kernel). Where that
+// element lies far from the row's mean against its spread, sum(d^2) / N and the squared mean of d
+// cancel, and the variance loses their digits: with an LLM's "massive activations" (a few channels
+// a thousand times the others) in the first column, float32 grad_x came out 1.3e-3 of its RMS off
+// (1000 in rows of N(0.5, 4) at N = 4096, emulated on the CPU: the example's
+// benchmarks/results/runs/g/far_shift.txt; summed again about the mean, 1.1e-6). Such a row, where
+// (x[0] - mean)^2 > kFarShift variance, is summed again about the mean: in rows of normally
+// distributed values 1 row in 16,000 (a chi-squared tail).
+constexpr int kFarShift = 16;
+
+// The sums of backward_kernel (sum(d), sum(d^2), sum(w dy), sum(d w dy), d = x - shift) of a row
+// whose first element lies far from its mean (kFarShift), over the row_threads threads of its row
+// group and, in a cluster, of each block (the caller combines the blocks'). Each thread reads its
+// elements from global memory one at a time, which is simple and, for a rare row, cheap enough.
+// (ptxas, nvcc 13.0, sm_90a, in the example's benchmarks/results/runs/g/: a second look at the
+// kernel's own registers or staged rows spilled more in the 16-bit kernels, a call of a function
+// not inlined took up to 102 registers a thread where the kernel had 64.) Every thread of the row
+// group calls this.
+template <template <typename> class Norm, typename scalar_t, typename param_t, typename S>
+__device__ __forceinline__ S far_row_sums(const scalar_t* __restrict__ x_row,
+                                          const scalar_t* __restrict__ dy_row,
+                                          const param_t* __restrict__ weight, int64_t cols,
+                                          at::opmath_type<scalar_t> shift, bool active, int row_threads,
+                                          int cluster, S* smem) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  S sums{};
+  if (active) {
+    const int64_t rank = cluster > 1 ? cluster_rank() : 0;
+    const int64_t stride = static_cast<int64_t>(cluster) * row_threads;
+    for (int64_t c = rank * row_threads + threadIdx.x % row_threads; c < cols; c += stride) {
+      const opmath_t d = static_cast<opmath_t>(x_row[c]) - shift;
+      const opmath_t wdy =
+          weight_scale<Norm>(static_cast<opmath_t>(weight[c])) * static_cast<opmath_t>(dy_row[c]);
+      sums.v[0] += d;
+      sums.v[1] += d * d;
+      sums.v[2] += wdy;
+      sums.v[3] += d * wdy;
+    }
+  }
+  return row_reduce(sums, row_threads, smem);
+}
+
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) (RMSNorm: without mean(w dy)),
 // with w = weight (+ 1 for a zero-centred weight) and x_hat = (x - mean) * rstd.
 //
 // One read of the row gives the statistics and both means. LayerNorm's sums are taken about the
 // row's first element (shift): sum(d), sum(d^2), sum(w dy), sum(d w dy) with d = x - shift, so the
-// variance sum(d^2)/N - (sum(d)/N)^2 does not lose the digits that a mean far from zero would.
+// variance sum(d^2)/N - (sum(d)/N)^2 does not lose the digits that a mean far from zero would; a row
+// whose first element lies far from its mean is summed again about the mean (far_row_sums).
 //
 // partial: rows of float sums of grad_out * x_hat (then, with a bias, of grad_out), one per row
 // group of the grid ([2][partial_rows][cols] with a bias). kInRegisters: the thread's columns of
@@ -1358,7 +1401,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
     const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
     const V* dy_row = reinterpret_cast<const V*>(grad_out + row_offset + head);
-    const opmath_t shift = kCentered && active ? static_cast<opmath_t>(x[row * cols]) : opmath_t(0);
+    opmath_t shift = kCentered && active ? static_cast<opmath_t>(x[row * cols]) : opmath_t(0);  // see below
     if constexpr (kStaged) {
       stage_row(row + (kStages - 1) * partial_rows, (stage + kStages - 1) % kStages);
       wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly
@@ -1422,6 +1465,23 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     sums = row_reduce(sums, row_threads, smem);
     if constexpr (kClustered) sums = exchange.reduce(sums, stage, cluster, exchange_phases);
     const opmath_t n = static_cast<opmath_t>(cols);
+    if constexpr (kCentered) {
+      // A row whose first element lies far from its mean against its spread (see far_row_sums) is
+      // summed again about the mean just found. A warp decides as one (its row groups shuffle
+      // together); a row over several warps or a cluster's blocks has the same sums, hence the same
+      // decision, in every thread.
+      const opmath_t d_mean = sums.v[0] / n;
+      if (__any_sync(0xffffffffu, d_mean * d_mean > kFarShift * (sums.v[1] / n - d_mean * d_mean))) {
+        shift += d_mean;
+        sums = far_row_sums<Norm>(x + row_offset, grad_out + row_offset, weight, cols, shift, active,
+                                  row_threads, cluster, smem);
+        if constexpr (kClustered) {
+          __shared__ S far_slot;  // a cluster barrier, not the exchange: the case is rare
+          sums = cluster_reduce(sums, &far_slot, cluster);
+          cluster_sync();  // no block rewrites its slot while a peer may still read it
+        }
+      }
+    }
     opmath_t mean, rstd, c1, c2;  // grad_x = rstd * (w dy - c2 - x_hat * c1)
     if constexpr (kCentered) {
       const opmath_t d_mean = sums.v[0] / n;
