@@ -52,8 +52,8 @@ def main():
                 data = data.requires_grad_(True)
                 inputs = [data, *[e.requires_grad_(True) for e in extra], weight, bias]
 
-                def step(inputs=inputs, data=data):
-                    out = op(data, *inputs[1:-2], weight, bias, 1e-5)
+                def step(inputs=inputs, grads=grads):
+                    out = op(*inputs, 1e-5)
                     out = out if isinstance(out, tuple) else (out,)
                     torch.autograd.grad(out, inputs, grads[: len(out)])
 
@@ -66,7 +66,8 @@ def main():
             }
             rows_out.append(row)
             print(
-                f"{row['dtype']:9s} {row['shape']:>11s} normal {times['normal']:8.1f} far {times['far']:8.1f} "
+                f"{row['dtype']:9s} {row['shape']:>11s} normal {times['normal']:8.1f}"
+                f" far {times['far']:8.1f} "
                 f"ratio {row['ratio']:.3f}",
                 flush=True,
             )
