@@ -6,7 +6,7 @@
 #     tests, compute-sanitizer), the other three norms' suites (tests, compute-sanitizer) and the
 #     two-family project's CUDA tests; then far_rows_time.py and G1's far_check.py on the two LayerNorm
 #     projects; then the benchmarks, one at a time, as long as one more fits the call's 600 s.
-#  b: the benchmarks of the projects named (rebuilt first if the machine is a fresh one).
+#  b: the projects named built at once, then their benchmarks one at a time.
 set -u
 export PYTHONUNBUFFERED=1 CC=/usr/bin/gcc CXX=/usr/bin/g++ TORCH_CUDA_ARCH_LIST=9.0a
 G=$(cd "$(dirname "$0")" && pwd); root=$(git -C "$G" rev-parse --show-toplevel 2>/dev/null || pwd)
@@ -50,9 +50,9 @@ if [ "$part" = a ]; then
     if [ $(( $(elapsed) + 135 )) -lt 585 ]; then bench $p "${OP[$p]}"; echo "$p" >> "$R/benched.txt"; pack; fi
   done
 else
-  for p in "$@"; do
-    ls "$X/$p"/src/*/_C* > /dev/null 2>&1 || build "$p"
-    bench "$p" "${OP[$p]}"; pack
-  done
+  # (.gpu/ does not outlast a call: carried again, it comes without the last call's builds.)
+  for p in "$@"; do build "$p" & done
+  wait
+  for p in "$@"; do bench "$p" "${OP[$p]}"; pack; done
 fi
 echo "done at $(elapsed) s"; pack
