@@ -1,9 +1,10 @@
 """far_rows_time.py PACKAGE OPERATOR: run from a rendered LayerNorm project's folder (after its build).
-The cost of the backward's second look at far rows (far_row_sums): device time of forward+backward
-(autograd, torch.autograd.grad) at the benchmark's shapes, rows of randn against the same rows with
-every first element set to 1000 (every row summed twice), bfloat16 and float32. CUDA events around
-back-to-back calls, the best of three rounds of 20. Prints a table; writes far_rows_time.json in the
-working directory."""
+The cost of the backward's second look at far rows (far_row_sums): the time of a forward+backward
+through autograd (torch.autograd.grad) at the benchmark's shapes, rows of randn against the same rows
+with every first element set to 1000 (every row summed twice), bfloat16 and float32: CUDA events
+around back-to-back calls, the best of three rounds of 20, so the host's gaps count where the host
+sets the pace (4096x1024). (Calls G2 printed "device time" in the table's header for this.)
+Prints a table; writes far_rows_time.json in the working directory."""
 
 import importlib
 import json
@@ -36,7 +37,7 @@ def main():
     op = getattr(importlib.import_module(package), name)
     residual = "fused_add" in name
     rows_out = []
-    print(f"{name}: forward+backward device time, us (every row far / normal rows)")
+    print(f"{name}: forward+backward through autograd, us a call (every row far / normal rows)")
     for dtype in (torch.bfloat16, torch.float32):
         for rows, cols in SHAPES:
             torch.manual_seed(0)
