@@ -129,6 +129,9 @@ class Family:
     sanitizer_environments: Callable[[Any], Sequence[tuple[dict[str, str], Sequence[tuple[int, int]]]]] = (
         lambda spec: ()
     )
+    # Rewrites rows of the workload's random x (rows x N, in place) so that the kernels also take paths
+    # that random rows seldom take (e.g. a row summed a second time).
+    sanitizer_rows: Callable[[Any, Tensor], None] = lambda spec, x: None
 
 
 def load_spec(family: Family, op_name: str):
@@ -628,9 +631,9 @@ def _run_views(family: Family, spec, rows: int, cols: int, dtype, parameter_dtyp
         name: torch.randn(rows * cols + 1, device=device, dtype=dtype) for name in family.activations(spec)
     }
     for shift in (0, 1):
-        inputs = {
-            name: t[shift : shift + rows * cols].view(rows, cols).requires_grad_() for name, t in data.items()
-        }
+        inputs = {name: t[shift : shift + rows * cols].view(rows, cols) for name, t in data.items()}
+        family.sanitizer_rows(spec, inputs["x"])
+        inputs = {name: t.requires_grad_() for name, t in inputs.items()}
         inputs.update(family.make_parameters(spec, cols, parameter_dtype, device))
         y = bind(family, spec, spec.function)(inputs)
         torch.autograd.grad(y, tuple(inputs.values()), [torch.randn_like(t) for t in y])
