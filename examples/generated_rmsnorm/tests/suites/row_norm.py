@@ -798,9 +798,9 @@ FAR_FIRST_SHAPES = [
 ]
 
 
-def far_first_inputs(spec, shape, device):
-    """make_inputs' float32 inputs, every other row's first element of x set to 1000, requiring grad."""
-    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, device)
+def far_first_inputs(spec, shape, device, dtype=torch.float32, param_dtype=None):
+    """make_inputs' inputs, every other row's first element of x set to 1000, requiring grad."""
+    xs, params, grad_outs = make_inputs(spec, shape, dtype, device, param_dtype)
     xs[0][::2, 0] = 1000.0
     for t in [*xs, *params]:
         t.requires_grad_()
@@ -821,6 +821,22 @@ def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape):
     # on the CPU (the example's benchmarks/results/runs/g/g1/). Lost digits move every element of a row.
     for actual, expected in zip([*outputs, *grads], [*expected_outputs, *expected_grads], strict=True):
         assert_close(actual, expected, torch.float32, scale=10 * expected.pow(2).mean().sqrt().item())
+
+
+# Such rows in the other dtypes, and in a 16-bit x with float32 parameters (what autocast passes),
+# each within its dtype's tolerance of the reference (check_inputs), in a row a block in registers
+# and a row split over a cluster. The 16-bit types' statistics are float32, and their own rounding
+# hides the digits that the second look saves (the float32 test above checks those); these check
+# that each dtype's kernels, which take the second look there, stay right.
+@pytest.mark.parametrize("shape", [(16, 4096), (4, 65536)], ids=str)
+@pytest.mark.parametrize(
+    ("dtype", "param_dtype"),
+    [(torch.float64, None), (torch.float16, None), (torch.bfloat16, None), (torch.bfloat16, torch.float32)],
+    ids=["float64", "float16", "bfloat16", "bfloat16-float32"],
+)
+@pytest.mark.parametrize("device", DEVICES)
+def test_rows_whose_first_element_lies_far_in_the_other_dtypes(spec, device, dtype, param_dtype, shape):
+    check_inputs(spec, *far_first_inputs(spec, shape, device, dtype, param_dtype), dtype)
 
 
 def test_default_eps_is_the_schemas(spec):
