@@ -87,8 +87,9 @@ def sanitizer_environments(spec) -> list[tuple[dict[str, str], list[tuple[int, i
 def far_first_rows(spec, x: torch.Tensor) -> None:
     """Every third row's first element far from the rest (an LLM's "massive activations" in the first
     channel): LayerNorm's CUDA backward sums such a row a second time, about its mean (far_row_sums in
-    csrc/row_norm/cuda.cuh), which random rows seldom make it do. The other rows stay random, so that
-    warps and clusters hold rows of both kinds."""
+    csrc/row_norm/cuda.cuh), which random rows seldom make it do. The other rows stay random (but in
+    the view shifted by an element, whose rows end where the unshifted view's next row starts), so
+    that warps and clusters hold rows of both kinds."""
     x[::3, 0] = 1000
 
 
