@@ -9,27 +9,15 @@ Prints a table; writes far_rows_time.json in the working directory."""
 import importlib
 import json
 import sys
+from pathlib import Path
 
 import torch
 
-sys.path[:0] = [".", "src"]  # the project's package, built in place
+sys.path[:0] = [".", "src", str(Path(__file__).resolve().parents[1])]  # the package, built in place; runs/
+
+from time_ops import device_us  # noqa: E402
 
 SHAPES = ((32768, 4096), (8192, 8192), (4096, 16384), (1024, 65536), (4096, 1024))
-
-
-def device_us(fn, reps=20):
-    for _ in range(3):
-        fn()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    best = float("inf")
-    for _ in range(3):
-        start.record()
-        for _ in range(reps):
-            fn()
-        end.record()
-        end.synchronize()
-        best = min(best, start.elapsed_time(end) / reps * 1000)
-    return best
 
 
 def main():
@@ -58,7 +46,7 @@ def main():
                     out = out if isinstance(out, tuple) else (out,)
                     torch.autograd.grad(out, inputs, grads[: len(out)])
 
-                times[label] = device_us(step)
+                times[label] = device_us(step, reps=20)
             row = {
                 "dtype": str(dtype)[6:],
                 "shape": f"{rows}x{cols}",
