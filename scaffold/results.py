@@ -533,6 +533,18 @@ def _later_sanitizer(folder: Path, environment: dict) -> str:
     return f"; compute-sanitizer ({when}, {'the same' if same else 'other'} kernel sources): {verdicts}"
 
 
+def _when(benchmarked: str, tested: str) -> str:
+    """When a norm's benchmark and its suite (tests, compute-sanitizer) ran: one date where they ran in
+    the same hour, else both times (a suite re-run on the same kernel sources after the benchmark)."""
+    if not benchmarked or benchmarked[:13] == tested[:13]:
+        return f"measured {tested[:10]}"
+
+    def utc(stamp: str) -> str:
+        return stamp[:16].replace("T", " ") + " UTC" if stamp.endswith("+00:00") else stamp
+
+    return f"benchmarked {utc(benchmarked)}, tests and compute-sanitizer {utc(tested)},"
+
+
 def _row_norm_table(folder: Path, example: Path) -> list[str]:
     """One norm's table: the example's own run (`folder` is `example`) or another norm's project."""
     bench = _load(next(folder.glob("bench_*.json")))
@@ -550,7 +562,7 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
         sources = norm_sources_statement(folder.name, env.get("sources_sha256") or "")[1]
     lines = [
         f"**{title}** (`{meta['op']}`, eps {meta['eps']:g}; bytes moved: {meta['floor_bytes']}), "
-        f"measured {env['date'][:10]} on one {env['gpu']} "
+        f"{_when(meta.get('date', ''), env['date'])} on one {env['gpu']} "
         f"(torch {env['torch']}, CUDA {env['torch_cuda']}, nvcc {env['nvcc']}"
         f"{', Liger-Kernel ' + str(meta.get('liger_version')) if 'liger' in peers else ''}) by "
         "`benchmarks/gpu_suite.py`. "

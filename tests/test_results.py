@@ -177,3 +177,11 @@ def test_each_other_norm_was_tested_benchmarked_and_sanitized_on_the_gpu(name):
 def test_a_project_with_an_operator_of_each_family_passed_its_cuda_cases():
     last = (results.ROW_NORM_RESULTS_DIR / "two_families" / "tests_cuda.log").read_text().strip().splitlines()[-1]
     assert " passed" in last and "failed" not in last and "error" not in last
+
+
+def test_a_suite_run_apart_from_its_benchmark_is_dated_apart():
+    same_hour = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T14:05:00+00:00")
+    assert same_hour == "measured 2026-11-28"
+    apart = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00")
+    assert apart == "benchmarked 2026-11-28 14:43 UTC, tests and compute-sanitizer 2026-11-28 16:44 UTC,"
+    assert results._when("", "2026-11-28T16:44:44+00:00") == "measured 2026-11-28"
