@@ -1,19 +1,25 @@
 """Preparing the GPU machine's run: it has no copier, so the projects are rendered here first.
 
-`scaffold gpu-bundle DEST` renders the two examples, one project per other activation and one per
-other operator of the row normalization family (LayerNorm; RMSNorm after a residual add) into DEST,
-with a script that runs each project's benchmarks/gpu_suite.py and gathers the results:
+`scaffold gpu-bundle DEST` renders the two examples, one project per other activation, one per
+other operator of the row normalization family (LayerNorm; RMSNorm after a residual add) and a
+project with an operator of each family into DEST, with a script that runs each project's
+benchmarks/gpu_suite.py (the two-family project: its CUDA tests) and gathers the results:
 
-    bash DEST/run.sh RESULTS [example|rmsnorm|activations|norms|all] ["ACTIVATION ..."]
+    bash DEST/run.sh RESULTS [example|rmsnorm|activations|norms|two_families|all] ["ACTIVATION ..."]
 
 The examples' results belong in examples/<example>/benchmarks/results/, the other activations' in
 examples/generated_gelu/benchmarks/results/activations/, the other norms' in
-examples/generated_rmsnorm/benchmarks/results/norms/<operator>/.
+examples/generated_rmsnorm/benchmarks/results/norms/<operator>/, the two-family project's in
+examples/generated_rmsnorm/benchmarks/results/two_families/. DEST/commit.txt names the template's
+commit (and whether the checkout had uncommitted changes, which the rendering includes).
 """
 
 from __future__ import annotations
 
 import shlex
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 from . import render
@@ -27,27 +33,44 @@ OTHER_NORMS = {
     "fused_add_layer_norm": {"norm": "layer_norm", "residual_add": True},
 }
 
+# A project with an operator of each family: the template's default answers (a bias + GELU, tanh
+# approximation, operator) in a project named TWO_FAMILIES_PROJECT, then an RMSNorm operator with the
+# residual add, added as the README's "Adding an operator" says (an answers file of its own; the
+# project's answers come from .copier-answers.yml).
+TWO_FAMILIES_PROJECT = "Mixed"
+TWO_FAMILIES_SECOND_OPERATOR = {"family": "row_norm", "residual_add": True}
+TWO_FAMILIES_SECOND_ANSWERS_FILE = ".copier-answers.fused_add_rms_norm.yml"
+
 RUN_SH = """#!/usr/bin/env bash
-# Runs on the GPU machine: each project's GPU suite, results gathered under RESULTS.
+# Runs on the GPU machine: each project's GPU suite, results gathered under RESULTS. PYTHON: the
+# interpreter that has torch (python3 unless set).
 set -u
 bundle=$(cd "$(dirname "$0")" && pwd)
 results=$(mkdir -p "$1" && cd "$1" && pwd)
 which=${{2:-all}}
 activations=${{3:-{activations}}}
 norms="{norms}"
+python=${{PYTHON:-python3}}
 status=0
 # The examples: build, tests, compute-sanitizer, benchmark and the just-in-time build.
 for example in example rmsnorm; do
   if [ "$which" = all ] || [ "$which" = "$example" ]; then
-    (cd "$bundle/$example" && python benchmarks/gpu_suite.py --out "$results/$example") || status=1
+    (cd "$bundle/$example" && "$python" benchmarks/gpu_suite.py --out "$results/$example") || status=1
   fi
 done
+# The project with an operator of each family: build, then its CUDA test cases.
+if [ "$which" = all ] || [ "$which" = two_families ]; then
+  out="$results/two_families"
+  mkdir -p "$out" && cp "$bundle/commit.txt" "$out/commit.txt"
+  (cd "$bundle/two_families" && FORCE_CUDA=1 "$python" setup.py build_ext --inplace > "$out/build.log" 2>&1 &&
+    "$python" -m pytest -q -p no:cacheprovider tests -k cuda > "$out/tests_cuda.log" 2>&1) || status=1
+fi
 # The other operators of each family: build (all at once), tests and benchmark.
 others=""
 if [ "$which" = all ] || [ "$which" = activations ]; then others="$others $activations"; fi
 if [ "$which" = all ] || [ "$which" = norms ]; then others="$others $norms"; fi
 for project in $others; do
-  (cd "$bundle/$project" && FORCE_CUDA=1 python setup.py build_ext --inplace > build.log 2>&1) &
+  (cd "$bundle/$project" && FORCE_CUDA=1 "$python" setup.py build_ext --inplace > build.log 2>&1) &
 done
 wait
 # The other norms have kernels of their own (centring, a bias): compute-sanitizer runs on them too;
@@ -57,7 +80,7 @@ for project in $others; do
     *" $project "*) kind=norms; skip="--skip-build --skip-jit" ;;
     *) kind=activations; skip="--skip-build --skip-sanitizer --skip-jit" ;;
   esac
-  (cd "$bundle/$project" && python benchmarks/gpu_suite.py $skip --out "$results/$kind/$project") || status=1
+  (cd "$bundle/$project" && "$python" benchmarks/gpu_suite.py $skip --out "$results/$kind/$project") || status=1
 done
 exit $status
 """
@@ -86,6 +109,58 @@ def norm_answers(name: str) -> dict:
     }
 
 
+def render_two_families(destination: Path) -> Path:
+    """Render the project with an operator of each family into `destination` (replaced).
+
+    Both operators are rendered from one snapshot of the template as it is on disk, committed in a
+    scratch repository: copier renders uncommitted changes as a commit of its own each time, and
+    refuses to add an operator of another commit than the project's.
+    """
+    if destination.exists():
+        shutil.rmtree(destination)
+    with tempfile.TemporaryDirectory() as scratch:
+        snapshot = _template_snapshot(Path(scratch) / "template")
+        render.render(destination, {"project_name": TWO_FAMILIES_PROJECT}, template=snapshot)
+        render.render(
+            destination,
+            TWO_FAMILIES_SECOND_OPERATOR,
+            answers_file=TWO_FAMILIES_SECOND_ANSWERS_FILE,
+            template=snapshot,
+        )
+    return destination
+
+
+def _template_snapshot(root: Path) -> Path:
+    """copier.yml and template/ as they are on disk, committed in a new repository at `root`."""
+    source = render.template_root()
+    root.mkdir(parents=True)
+    shutil.copy(source / "copier.yml", root / "copier.yml")
+    shutil.copytree(source / "template", root / "template")
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
+        subprocess.run(
+            ["git", "-c", "user.name=scaffold", "-c", "user.email=scaffold@localhost", *command],
+            cwd=root,
+            check=True,
+            capture_output=True,
+        )
+    return root
+
+
+def template_commit() -> str:
+    """commit.txt's text: the template's commit, and a second line where the checkout has uncommitted
+    changes (render renders them too); "unknown" outside a git checkout."""
+    root = render.template_root()
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+
+    head = git("rev-parse", "HEAD")
+    if head.returncode != 0:
+        return "unknown\n"
+    dirty = git("status", "--porcelain").stdout.strip()
+    return head.stdout.strip() + ("\nwith uncommitted changes\n" if dirty else "\n")
+
+
 def bundle(destination: Path) -> Path:
     """Render the examples and the other operators' projects into `destination` (replaced)."""
     render.render_example(destination / "example", render.EXAMPLES["generated_gelu"])
@@ -94,12 +169,17 @@ def bundle(destination: Path) -> Path:
         render.render(destination / activation, activation_answers(activation))
     for norm in OTHER_NORMS:
         render.render(destination / norm, norm_answers(norm))
+    render_two_families(destination / "two_families")
+    (destination / "commit.txt").write_text(template_commit())
     script = destination / "run.sh"
-    script.write_text(
-        RUN_SH.format(
-            activations=" ".join(shlex.quote(a) for a in OTHER_ACTIVATIONS),
-            norms=" ".join(shlex.quote(n) for n in OTHER_NORMS),
-        )
-    )
+    script.write_text(run_script())
     script.chmod(0o755)
     return destination
+
+
+def run_script() -> str:
+    """run.sh's text, with the bundle's activations and norms."""
+    return RUN_SH.format(
+        activations=" ".join(shlex.quote(a) for a in OTHER_ACTIVATIONS),
+        norms=" ".join(shlex.quote(n) for n in OTHER_NORMS),
+    )

@@ -53,14 +53,24 @@ def template_root() -> Path:
     return TEMPLATE_ROOT
 
 
-def render(destination: Path, answers: Mapping[str, Any], *, quiet: bool = True, vcs_ref: str | None = None) -> Path:
+def render(
+    destination: Path,
+    answers: Mapping[str, Any],
+    *,
+    quiet: bool = True,
+    vcs_ref: str | None = None,
+    answers_file: str = ANSWERS_FILE,
+    template: Path | None = None,
+) -> Path:
     """Render the template into `destination` with `answers` (the rest take their defaults).
 
     From a git checkout, copier renders HEAD plus uncommitted changes, so what is tested is what is
     on disk; `vcs_ref` renders that commit instead. Invalid answers raise ValueError with the
-    validator's message.
+    validator's message. An `answers_file` other than .copier-answers.yml adds an operator to the
+    project in `destination`, as `copier copy --answers-file .copier-answers.<op>.yml` does.
+    `template`: another copy of the template (a repository with copier.yml) than this one.
     """
-    root = template_root()
+    root = template if template is not None else template_root()
     if vcs_ref is None and (root / ".git").exists():
         vcs_ref = "HEAD"
     with warnings.catch_warnings():
@@ -73,6 +83,7 @@ def render(destination: Path, answers: Mapping[str, Any], *, quiet: bool = True,
             overwrite=True,
             quiet=quiet,
             vcs_ref=vcs_ref,
+            answers_file=answers_file,
         )
     return destination
 

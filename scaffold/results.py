@@ -628,15 +628,25 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     two_families = results / "two_families" / "tests_cuda.log"
     if two_families.is_file():
         summary = two_families.read_text().strip().splitlines()[-1].split(" in ")[0]
-        commit_file = two_families.with_name("commit.txt")
-        rendered = f", rendered from commit {commit_file.read_text().strip()[:10]}" if commit_file.is_file() else ""
         lines += [
             "",
-            "A project with an operator of each family (the gelu example's answers plus an RMSNorm operator with "
-            f"the residual add{rendered}, `results/two_families/`) ran its CUDA test cases on the GPU machine "
-            f"(`pytest -k cuda`): {summary}.",
+            "A project with an operator of each family (the template's default answers, a bias + GELU (tanh "
+            "approximation) operator, plus an RMSNorm operator with the residual add"
+            f"{_rendered_from(two_families.with_name('commit.txt'))}, `results/two_families/`) ran its "
+            f"CUDA test cases on the GPU machine (`pytest -k cuda`): {summary}.",
         ]
     return "\n".join(lines)
+
+
+def _rendered_from(commit_file: Path) -> str:
+    """The two-family line's ', rendered from commit X', as commit.txt (scaffold gpu-bundle's) says, or
+    nothing where it says nothing useful: its first line a commit, a second where the rendering had
+    uncommitted changes."""
+    lines = commit_file.read_text().splitlines() if commit_file.is_file() else []
+    if not lines or not re.fullmatch(r"[0-9a-f]{7,40}", lines[0].strip()):
+        return ""
+    changes = " with uncommitted changes" if len(lines) > 1 and lines[1].strip() else ""
+    return f", rendered from commit {lines[0].strip()[:10]}{changes}"
 
 
 # Each generated section of a README: its markers and what goes between them.

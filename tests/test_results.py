@@ -185,3 +185,14 @@ def test_a_suite_run_apart_from_its_benchmark_is_dated_apart():
     apart = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00")
     assert apart == "benchmarked 2026-11-28 14:43 UTC, tests and compute-sanitizer 2026-11-28 16:44 UTC,"
     assert results._when("", "2026-11-28T16:44:44+00:00") == "measured 2026-11-28"
+
+
+def test_the_two_family_line_names_the_commit_only_where_commit_txt_names_one(tmp_path):
+    commit = tmp_path / "commit.txt"
+    assert results._rendered_from(commit) == ""  # no commit.txt
+    commit.write_text("9ee1e0994bd0ac054ed0d03bfdafa61401f422f1\n")
+    assert results._rendered_from(commit) == ", rendered from commit 9ee1e0994b"
+    commit.write_text("9ee1e0994bd0ac054ed0d03bfdafa61401f422f1\nwith uncommitted changes\n")
+    assert results._rendered_from(commit) == ", rendered from commit 9ee1e0994b with uncommitted changes"
+    commit.write_text("unknown\n")
+    assert results._rendered_from(commit) == ""

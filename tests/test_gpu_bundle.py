@@ -1,0 +1,65 @@
+"""scaffold gpu-bundle: the projects it renders for the GPU machine and the script that runs them."""
+
+import os
+import subprocess
+
+import yaml
+
+from scaffold import gpu
+
+
+def test_the_two_family_project_holds_an_operator_of_each_family_from_one_commit(tmp_path):
+    project = gpu.render_two_families(tmp_path / "two_families")
+    first = yaml.safe_load((project / ".copier-answers.yml").read_text())
+    second = yaml.safe_load((project / gpu.TWO_FAMILIES_SECOND_ANSWERS_FILE).read_text())
+    assert first["family"] == "bias_activation" and first["project_name"] == gpu.TWO_FAMILIES_PROJECT
+    assert second["family"] == "row_norm" and second["residual_add"] is True
+    assert first["_commit"] == second["_commit"]  # the second operator was not refused
+    package = first["package_name"]
+    for op in (first["op_name"], second["op_name"]):
+        assert (project / "csrc" / f"{op}_cuda.cu").is_file()
+        assert (project / "src" / package / "ops" / f"{op}.py").is_file()
+        assert (project / "tests" / f"test_{op}.py").is_file()
+    # Rendered again into the same folder, it is replaced, not added to.
+    (project / "stale.txt").write_text("from an earlier bundle")
+    assert not (gpu.render_two_families(project) / "stale.txt").exists()
+
+
+def _run(tmp_path, which: str, python_status: int) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """run.sh in a bundle of empty project folders, with a python3 that logs its arguments."""
+    bundle = tmp_path / "bundle"
+    (bundle / "two_families").mkdir(parents=True)
+    (bundle / "commit.txt").write_text("0123456789abcdef0123456789abcdef01234567\n")
+    (bundle / "run.sh").write_text(gpu.run_script())
+    bin_dir, log = tmp_path / "bin", tmp_path / "calls.log"
+    bin_dir.mkdir()
+    stub = bin_dir / "python3"
+    stub.write_text(f'#!/usr/bin/env bash\necho "$(basename "$PWD"): $*" >> {log}\nexit {python_status}\n')
+    stub.chmod(0o755)
+    environment = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    environment.pop("PYTHON", None)
+    done = subprocess.run(
+        ["bash", str(bundle / "run.sh"), str(tmp_path / "results"), which],
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    return done, log.read_text().splitlines() if log.is_file() else []
+
+
+def test_run_sh_builds_the_two_family_project_and_runs_its_cuda_tests(tmp_path):
+    done, calls = _run(tmp_path, "two_families", python_status=0)
+    assert done.returncode == 0, done.stderr
+    assert calls == [
+        "two_families: setup.py build_ext --inplace",
+        "two_families: -m pytest -q -p no:cacheprovider tests -k cuda",
+    ]
+    results = tmp_path / "results" / "two_families"
+    assert (results / "commit.txt").read_text().startswith("0123456789abcdef")
+    assert (results / "tests_cuda.log").is_file() and (results / "build.log").is_file()
+
+
+def test_run_sh_fails_where_the_two_family_build_fails(tmp_path):
+    done, calls = _run(tmp_path, "two_families", python_status=1)
+    assert done.returncode == 1
+    assert calls == ["two_families: setup.py build_ext --inplace"]  # no tests without a build
