@@ -32,20 +32,11 @@ from generated_gelu.families.row_norm import (
     CLUSTER_LIMIT_VARIABLE,
     SHARED_MEMORY_LIMIT_VARIABLE,
     SPECS,
-    Spec,
 )
 
+from .common import CUDA, DEVICES, DTYPES, HALF_DTYPES, spec_fixture
 
-@pytest.fixture(scope="module")
-def spec(request) -> Spec:
-    """The operator of the test module that imported these tests (its OPERATOR)."""
-    return SPECS[request.module.OPERATOR]
-
-
-CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
-DEVICES = ["cpu", pytest.param("cuda", marks=CUDA)]
-DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
-HALF_DTYPES = [torch.bfloat16, torch.float16]
+spec = spec_fixture(SPECS)
 # Relative to the largest element of the float64 reference: one rounding to the dtype, plus the
 # float32 statistics' rounding over rows of up to 10^5 elements.
 TOLERANCES = {torch.float64: 1e-10, torch.float32: 2e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}

@@ -22,21 +22,14 @@ from torch import nn
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 import generated_rmsnorm  # noqa: F401  (loads the library and registers the operators)
-from generated_rmsnorm.families.bias_activation import SPECS, Spec
+from generated_rmsnorm.families.bias_activation import SPECS
+
+from .common import CUDA, DEVICES, DTYPES, HALF_DTYPES, spec_fixture
 
 PROJECT = Path(__file__).resolve().parents[2]  # the project folder (tests/suites/ is two down)
 
 
-@pytest.fixture(scope="module")
-def spec(request) -> Spec:
-    """The operator of the test module that imported these tests (its OPERATOR)."""
-    return SPECS[request.module.OPERATOR]
-
-
-CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
-DEVICES = ["cpu", pytest.param("cuda", marks=CUDA)]
-DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
-HALF_DTYPES = [torch.bfloat16, torch.float16]
+spec = spec_fixture(SPECS)
 # (rtol, atol) against the float64 reference: one rounding to the dtype, plus, for float32 on the
 # GPU, the few-ulp error of the hardware exp and division.
 TOLERANCES = {

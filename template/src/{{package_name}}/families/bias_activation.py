@@ -16,6 +16,7 @@ import torch
 from torch import Tensor, nn
 
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
+from .operator_names import OperatorNames
 
 Function = Callable[[Tensor, Tensor], Tensor]
 
@@ -52,7 +53,7 @@ add into the activation. The bias starts at zeros; its dtype may stay float32 un
 
 
 @dataclasses.dataclass(frozen=True)
-class Spec:
+class Spec(OperatorNames):
     """What the family's tests and benchmark know of one operator."""
 
     name: str  # "<namespace>::<operator>"
@@ -63,20 +64,6 @@ class Spec:
     # gradcheck evaluates finite differences: x + bias is kept this far from the points where the
     # activation's derivative jumps (0 for relu), where they would disagree with the derivative.
     gradcheck_margin: float = 0.0
-
-    @property
-    def op_name(self) -> str:
-        return self.name.split("::")[1]
-
-    @property
-    def forward_op(self) -> torch._ops.OpOverload:
-        namespace, op_name = self.name.split("::")
-        return getattr(getattr(torch.ops, namespace), op_name).default
-
-    @property
-    def backward_op(self) -> torch._ops.OpOverload:
-        namespace, op_name = self.name.split("::")
-        return getattr(getattr(torch.ops, namespace), f"{op_name}_backward").default
 
 
 # Every operator of the family in this project, by operator name.

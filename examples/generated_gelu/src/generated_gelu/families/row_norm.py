@@ -22,6 +22,7 @@ from torch import Tensor, nn
 
 from .bias_activation import class_name
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
+from .operator_names import OperatorNames
 
 NORMS = ("rms_norm", "layer_norm")
 
@@ -92,7 +93,7 @@ def formula(norm: str, zero_centered_weight: bool, residual_add: bool) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class Spec:
+class Spec(OperatorNames):
     """What the family's tests and benchmark know of one operator."""
 
     name: str  # "<namespace>::<operator>"
@@ -105,26 +106,12 @@ class Spec:
     layer: type[nn.Module]
 
     @property
-    def op_name(self) -> str:
-        return self.name.split("::")[1]
-
-    @property
     def has_bias(self) -> bool:
         return self.norm == "layer_norm"
 
     @property
     def formula(self) -> str:
         return formula(self.norm, self.zero_centered_weight, self.residual_add)
-
-    @property
-    def forward_op(self) -> torch._ops.OpOverload:
-        namespace, op_name = self.name.split("::")
-        return getattr(getattr(torch.ops, namespace), op_name).default
-
-    @property
-    def backward_op(self) -> torch._ops.OpOverload:
-        namespace, op_name = self.name.split("::")
-        return getattr(getattr(torch.ops, namespace), f"{op_name}_backward").default
 
 
 # Every operator of the family in this project, by operator name.
