@@ -102,10 +102,27 @@ def sanitize(op: str, tool: str, out: Path) -> dict[str, object]:
     return {
         "op": op,
         "tool": tool,
-        "verdict": "clean" if code == 0 else "errors found",
+        "verdict": sanitizer_verdict(code, output),
         "summary": summary[-1] if summary else None,
         "seconds": round(seconds, 1),
     }
+
+
+def sanitizer_verdict(code: int, output: str) -> str:
+    """The verdict "clean" where compute-sanitizer and the workload exited 0; "errors found" where its
+    summary counts errors (memcheck's, or racecheck's among its hazards); otherwise the workload failed
+    with none found (out of memory before a kernel ran, a crash as the process ended): not clean, and
+    said as it was."""
+    if code == 0:
+        return "clean"
+    counts = [int(n) for n in re.findall(r"ERROR SUMMARY: (\d+) error", output)]
+    racecheck = r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?"
+    counts += [int(n) for n in re.findall(racecheck, output)]
+    if any(counts):
+        return "errors found"
+    if counts:
+        return f"0 errors, but the workload failed (exit {code})"
+    return f"failed (exit {code}) before its summary"
 
 
 def plot(op: str, results_json: Path, png: Path) -> None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -56,6 +57,21 @@ from .timing import BufferSet, MismatchError, TimingSettings, fmt, format_shape
 
 PACKAGE = "generated_rmsnorm"
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def sources_digest() -> str | None:
+    """build_config.source_digest() of this checkout's csrc/, as gpu_suite.json records it: which
+    kernel sources a benchmark measured (those of the build it imports, where that was built from
+    this checkout). None where build_config.py is not in the project folder."""
+    path = PROJECT_ROOT / "build_config.py"
+    if not path.is_file():
+        return None
+    module_spec = importlib.util.spec_from_file_location("_benchmarked_build_config", path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module.source_digest()
+
+
 RESULTS = PROJECT_ROOT / "benchmarks" / "results"
 
 DTYPES = {
@@ -582,6 +598,7 @@ def main(family: Family, op_name: str, argv: Sequence[str] | None = None) -> Non
         "cuda_version": torch.version.cuda or "cpu",
         "cpu_capability": torch.backends.cpu.get_cpu_capability(),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "sources_sha256": sources_digest(),
         "op": spec.name,
         "package": PACKAGE,
         "family": family.name,
