@@ -5,7 +5,8 @@ scaffold demo DEST          render the example answers into DEST, build it, run 
 scaffold render-example     render the examples (examples/generated_gelu, examples/generated_rmsnorm)
                             afresh from the template
 scaffold check-example      exit 1 if an example differs from a fresh rendering
-scaffold gpu-bundle DEST    render the examples, the other activations and norms for a GPU machine run
+scaffold gpu-bundle DEST    render the examples, the other activations and norms and a project with an
+                            operator of each family for a GPU machine run (DEST/run.sh runs them there)
 scaffold results-table      print (--write: update in the READMEs) the tables of the GPU results
 """
 
@@ -63,7 +64,10 @@ def _check_example(args: argparse.Namespace) -> int:
 def _gpu_bundle(args: argparse.Namespace) -> int:
     destination = Path(args.destination).resolve()
     gpu.bundle(destination)
-    print(f"rendered the GPU bundle into {destination}; on the GPU machine: bash {destination}/run.sh RESULTS")
+    print(
+        f"rendered the GPU bundle into {destination}; on the GPU machine: bash {destination}/run.sh RESULTS "
+        "[example|rmsnorm|activations|norms|two_families|all] (PYTHON=... for another interpreter than python3)"
+    )
     return 0
 
 

@@ -61,7 +61,7 @@ done
 # The project with an operator of each family: build, then its CUDA test cases.
 if [ "$which" = all ] || [ "$which" = two_families ]; then
   out="$results/two_families"
-  mkdir -p "$out" && cp "$bundle/commit.txt" "$out/commit.txt"
+  mkdir -p "$out" && cp "$bundle/commit.txt" "$out/commit.txt" || status=1
   (cd "$bundle/two_families" && FORCE_CUDA=1 "$python" setup.py build_ext --inplace > "$out/build.log" 2>&1 &&
     "$python" -m pytest -q -p no:cacheprovider tests -k cuda > "$out/tests_cuda.log" 2>&1) || status=1
 fi
@@ -136,19 +136,23 @@ def _template_snapshot(root: Path) -> Path:
     root.mkdir(parents=True)
     shutil.copy(source / "copier.yml", root / "copier.yml")
     shutil.copytree(source / "template", root / "template")
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
-        subprocess.run(
+    # The commit is the bundle's own: no signing, no hooks, whatever the user's git configuration says.
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "snapshot"]):
+        done = subprocess.run(
             ["git", "-c", "user.name=scaffold", "-c", "user.email=scaffold@localhost", *command],
             cwd=root,
-            check=True,
             capture_output=True,
+            text=True,
         )
+        if done.returncode != 0:
+            raise RuntimeError(f"git {command[0]} of the template's snapshot in {root} failed: {done.stderr.strip()}")
     return root
 
 
 def template_commit() -> str:
     """commit.txt's text: the template's commit, and a second line where the checkout has uncommitted
-    changes (render renders them too); "unknown" outside a git checkout."""
+    changes to what renders (copier.yml, template/), which render renders too; "unknown" outside a git
+    checkout."""
     root = render.template_root()
 
     def git(*args: str) -> subprocess.CompletedProcess:
@@ -157,7 +161,7 @@ def template_commit() -> str:
     head = git("rev-parse", "HEAD")
     if head.returncode != 0:
         return "unknown\n"
-    dirty = git("status", "--porcelain").stdout.strip()
+    dirty = git("status", "--porcelain", "--", "copier.yml", "template").stdout.strip()  # what renders
     return head.stdout.strip() + ("\nwith uncommitted changes\n" if dirty else "\n")
 
 

@@ -533,16 +533,42 @@ def _later_sanitizer(folder: Path, environment: dict) -> str:
     return f"; compute-sanitizer ({when}, {'the same' if same else 'other'} kernel sources): {verdicts}"
 
 
+# A benchmark that started this long after its suite (gpu_suite.py: build, tests, compute-sanitizer,
+# then the benchmark; the suite's date is its start) belongs to that suite's run.
+_ONE_RUN = datetime.timedelta(hours=3)
+
+
+def _one_run(benchmarked: str, tested: str) -> bool:
+    """Whether a benchmark (its meta's date) and a suite (its environment's date) are one run."""
+    if not benchmarked:
+        return True  # a record without the benchmark's date: taken as the suite's own
+    after = datetime.datetime.fromisoformat(benchmarked) - datetime.datetime.fromisoformat(tested)
+    return datetime.timedelta(0) <= after <= _ONE_RUN
+
+
 def _when(benchmarked: str, tested: str) -> str:
-    """When a norm's benchmark and its suite (tests, compute-sanitizer) ran: one date where they ran in
-    the same hour, else both times (a suite re-run on the same kernel sources after the benchmark)."""
-    if not benchmarked or benchmarked[:13] == tested[:13]:
+    """When a norm's benchmark and its suite (tests, compute-sanitizer) ran: one date where they were
+    one run, else both starting times (a suite run again after the benchmark, or before it)."""
+    if _one_run(benchmarked, tested):
         return f"measured {tested[:10]}"
 
     def utc(stamp: str) -> str:
         return stamp[:16].replace("T", " ") + " UTC" if stamp.endswith("+00:00") else stamp
 
-    return f"benchmarked {utc(benchmarked)}, tests and compute-sanitizer {utc(tested)},"
+    return f"benchmarked {utc(benchmarked)}, in a suite of tests and compute-sanitizer started {utc(tested)},"
+
+
+def _benchmarked_sources(meta: dict, environment: dict) -> str:
+    """What a norm's table says of the benchmark's kernel sources where its suite is another run's,
+    whose digest the table's sentence names: whether the benchmark's record names the same."""
+    if _one_run(meta.get("date", ""), environment["date"]):
+        return ""
+    measured, tested = meta.get("sources_sha256"), environment.get("sources_sha256")
+    if not measured:
+        return " The benchmark's record names no kernel sources (its runs notes do)."
+    if measured != tested:
+        return f" The benchmark measured other kernel sources (`csrc/` SHA-256 `{measured[:12]}`)."
+    return " The benchmark measured the same kernel sources."
 
 
 def _row_norm_table(folder: Path, example: Path) -> list[str]:
@@ -573,7 +599,8 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
             else ""
         )
         + _later_sanitizer(folder, env)
-        + f". {sources}".rstrip(),
+        + f". {sources}".rstrip()
+        + _benchmarked_sources(meta, env),
         "",
         "| dtype | shape | pass | ours per call | "
         + " | ".join(f"{labels.get(k, k)} % of copy" for k in names)
@@ -628,12 +655,16 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     two_families = results / "two_families" / "tests_cuda.log"
     if two_families.is_file():
         summary = two_families.read_text().strip().splitlines()[-1].split(" in ")[0]
+        second = ", ".join(
+            f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+            for name, value in gpu.TWO_FAMILIES_SECOND_OPERATOR.items()
+        )
         lines += [
             "",
-            "A project with an operator of each family (the template's default answers, a bias + GELU (tanh "
-            "approximation) operator, plus an RMSNorm operator with the residual add"
-            f"{_rendered_from(two_families.with_name('commit.txt'))}, `results/two_families/`) ran its "
-            f"CUDA test cases on the GPU machine (`pytest -k cuda`): {summary}.",
+            "A project with an operator of each family (the template's defaults with project_name "
+            f"{gpu.TWO_FAMILIES_PROJECT}, then an operator added with {second}: what `scaffold gpu-bundle` renders "
+            f"as `two_families/`{_rendered_from(two_families.with_name('commit.txt'))}; `results/two_families/`) "
+            f"ran its CUDA test cases on the GPU machine (`pytest -k cuda`): {summary}.",
         ]
     return "\n".join(lines)
 

@@ -180,11 +180,24 @@ def test_a_project_with_an_operator_of_each_family_passed_its_cuda_cases():
 
 
 def test_a_suite_run_apart_from_its_benchmark_is_dated_apart():
-    same_hour = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T14:05:00+00:00")
-    assert same_hour == "measured 2026-11-28"
-    apart = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00")
-    assert apart == "benchmarked 2026-11-28 14:43 UTC, tests and compute-sanitizer 2026-11-28 16:44 UTC,"
+    # gpu_suite.py dates a run at its start and benchmarks last: a benchmark up to 3 hours later is its own.
+    assert results._when("2026-11-28T15:01:00+00:00", "2026-11-28T14:59:00+00:00") == "measured 2026-11-28"
+    assert results._when("2026-11-28T17:58:00+00:00", "2026-11-28T15:00:00+00:00") == "measured 2026-11-28"
     assert results._when("", "2026-11-28T16:44:44+00:00") == "measured 2026-11-28"
+    apart = "benchmarked 2026-11-28 14:43 UTC, in a suite of tests and compute-sanitizer started 2026-11-28 16:44 UTC,"
+    assert results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00") == apart  # suite re-run after
+    assert results._when("2026-11-28T18:01:00+00:00", "2026-11-28T15:00:00+00:00").startswith("benchmarked")
+
+
+def test_a_suite_run_apart_from_its_benchmark_says_whether_the_benchmark_measured_its_sources():
+    suite = {"date": "2026-11-28T16:44:44+00:00", "sources_sha256": "a" * 64}
+    earlier = "2026-11-28T14:43:46+00:00"
+    assert results._benchmarked_sources({"date": "2026-11-28T16:59:00+00:00"}, suite) == ""  # one run
+    assert "names no kernel sources" in results._benchmarked_sources({"date": earlier}, suite)
+    same = results._benchmarked_sources({"date": earlier, "sources_sha256": "a" * 64}, suite)
+    assert same == " The benchmark measured the same kernel sources."
+    other = results._benchmarked_sources({"date": earlier, "sources_sha256": "b" * 64}, suite)
+    assert "other kernel sources" in other and "bbbbbbbbbbbb" in other
 
 
 def test_the_two_family_line_names_the_commit_only_where_commit_txt_names_one(tmp_path):

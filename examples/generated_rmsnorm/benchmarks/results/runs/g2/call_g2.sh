@@ -7,7 +7,7 @@
 # seconds from the start: 585 unless set), SUITES (part a's projects, all five unless set: rmsnorm,
 # layer_norm, fused_add_rms_norm, fused_add_layer_norm, mixed), SUITE_LIMIT (seconds each of the three
 # other norms' suites may take after its build: 400 unless set).
-#  a: all five projects built at once; then at once: the RMSNorm example's GPU suite (its own build,
+#  a: the projects of SUITES (all five unless set) built at once; then at once: the RMSNorm example's GPU suite (its own build,
 #     tests, compute-sanitizer), the other three norms' suites (tests, compute-sanitizer) and the
 #     two-family project's CUDA tests; then far_rows_time.py and G1's far_check.py on the two LayerNorm
 #     projects; then the benchmarks, one at a time, as long as one more fits the call's 600 s.
@@ -38,6 +38,9 @@ gpu_suite.plot('$op', Path('$R/$p/bench_$op.json'), Path('$R/$p/bench_$op.png'))
 declare -A OP=([rmsnorm]=rms_norm [layer_norm]=layer_norm [fused_add_rms_norm]=fused_add_rms_norm [fused_add_layer_norm]=fused_add_layer_norm)
 if [ "$part" = a ]; then
   suites=" ${SUITES:-rmsnorm layer_norm fused_add_rms_norm fused_add_layer_norm mixed} "
+  for p in $suites; do
+    case $p in rmsnorm|layer_norm|fused_add_rms_norm|fused_add_layer_norm|mixed) ;; *) echo "SUITES: no project $p"; exit 2 ;; esac
+  done
   [[ $suites == *" rmsnorm "* ]] && (cd "$X/rmsnorm" && MAX_JOBS=4 timeout 560 python3 benchmarks/gpu_suite.py --skip-benchmark --skip-jit --out "$R/rmsnorm" > "$R/rmsnorm_suite.log" 2>&1
    echo "rmsnorm suite exit $? at $(elapsed) s") &
   for p in layer_norm fused_add_rms_norm fused_add_layer_norm; do
@@ -55,6 +58,7 @@ if [ "$part" = a ]; then
   done
   cat "$R/far_rows_time.txt" "$R/far_check.txt" 2>/dev/null; echo "far checks done at $(elapsed) s"; pack
   for p in rmsnorm layer_norm fused_add_rms_norm fused_add_layer_norm; do
+    [[ $suites == *" $p "* ]] || continue  # benchmarks only what this call built
     if [ $(( $(elapsed) + 135 )) -lt ${BENCH_UNTIL:-585} ]; then bench $p "${OP[$p]}"; echo "$p" >> "$R/benched.txt"; pack; fi
   done
 else
