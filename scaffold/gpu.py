@@ -62,6 +62,9 @@ done
 if [ "$which" = all ] || [ "$which" = two_families ]; then
   out="$results/two_families"
   mkdir -p "$out" && cp "$bundle/commit.txt" "$out/commit.txt" || status=1
+  for answers in "$bundle/two_families"/.copier-answers*.yml; do  # what it was rendered with
+    [ -e "$answers" ] && {{ cp "$answers" "$out/${{answers##*/.}}" || status=1; }}
+  done
   (cd "$bundle/two_families" && FORCE_CUDA=1 "$python" setup.py build_ext --inplace > "$out/build.log" 2>&1 &&
     "$python" -m pytest -q -p no:cacheprovider tests -k cuda > "$out/tests_cuda.log" 2>&1) || status=1
 fi
@@ -130,12 +133,28 @@ def render_two_families(destination: Path) -> Path:
     return destination
 
 
+def _template_files(source: Path) -> list[str]:
+    """copier.yml's and template/'s files as copier renders a checkout's: those git tracks or would track
+    (not ignored), as they are on disk; outside a git checkout, every file."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "copier.yml", "template"],
+        cwd=source,
+        capture_output=True,
+    )
+    if listed.returncode != 0:
+        files = [source / "copier.yml", *(path for path in (source / "template").rglob("*") if path.is_file())]
+        return [path.relative_to(source).as_posix() for path in files]
+    names = (name for name in listed.stdout.decode().split("\0") if name)
+    return sorted({name for name in names if (source / name).is_file()})  # not those deleted on disk
+
+
 def _template_snapshot(root: Path) -> Path:
     """copier.yml and template/ as they are on disk, committed in a new repository at `root`."""
     source = render.template_root()
     root.mkdir(parents=True)
-    shutil.copy(source / "copier.yml", root / "copier.yml")
-    shutil.copytree(source / "template", root / "template")
+    for name in _template_files(source):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source / name, root / name)
     # The commit is the bundle's own: no signing, no hooks, whatever the user's git configuration says.
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "snapshot"]):
         done = subprocess.run(
@@ -161,7 +180,8 @@ def template_commit() -> str:
     head = git("rev-parse", "HEAD")
     if head.returncode != 0:
         return "unknown\n"
-    dirty = git("status", "--porcelain", "--", "copier.yml", "template").stdout.strip()  # what renders
+    # Changes to what renders, new files too whatever status.showUntrackedFiles says.
+    dirty = git("status", "--porcelain", "--untracked-files=all", "--", "copier.yml", "template").stdout.strip()
     return head.stdout.strip() + ("\nwith uncommitted changes\n" if dirty else "\n")
 
 

@@ -18,6 +18,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import yaml
+
 from . import gpu, render
 
 RESULTS_DIR = render.EXAMPLE_DIR / "benchmarks" / "results"
@@ -533,42 +535,65 @@ def _later_sanitizer(folder: Path, environment: dict) -> str:
     return f"; compute-sanitizer ({when}, {'the same' if same else 'other'} kernel sources): {verdicts}"
 
 
-# A benchmark that started this long after its suite (gpu_suite.py: build, tests, compute-sanitizer,
-# then the benchmark; the suite's date is its start) belongs to that suite's run.
+# gpu_suite.py dates a run when it starts and benchmarks last; the benchmark's meta is dated when it
+# finishes. One that finished this long after a suite's start is taken for that suite's own.
 _ONE_RUN = datetime.timedelta(hours=3)
 
 
+def _stamp(text: str) -> datetime.datetime | None:
+    """A record's ISO date, in UTC where it names no zone; None where there is none."""
+    if not text:
+        return None
+    stamp = datetime.datetime.fromisoformat(text)
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=datetime.timezone.utc)
+
+
 def _one_run(benchmarked: str, tested: str) -> bool:
-    """Whether a benchmark (its meta's date) and a suite (its environment's date) are one run."""
-    if not benchmarked:
-        return True  # a record without the benchmark's date: taken as the suite's own
-    after = datetime.datetime.fromisoformat(benchmarked) - datetime.datetime.fromisoformat(tested)
-    return datetime.timedelta(0) <= after <= _ONE_RUN
+    """Whether a benchmark (its meta's date) and a suite (its environment's date) are one run. A
+    benchmark without a date is not taken for the suite's."""
+    benchmark, suite = _stamp(benchmarked), _stamp(tested)
+    return benchmark is not None and suite is not None and datetime.timedelta(0) <= benchmark - suite <= _ONE_RUN
+
+
+def _utc(stamp: datetime.datetime) -> str:
+    return stamp.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _when(benchmarked: str, tested: str) -> str:
     """When a norm's benchmark and its suite (tests, compute-sanitizer) ran: one date where they were
-    one run, else both starting times (a suite run again after the benchmark, or before it)."""
+    one run, else both (a suite run again after the benchmark, or before it)."""
     if _one_run(benchmarked, tested):
         return f"measured {tested[:10]}"
+    benchmark, suite = _stamp(benchmarked), _stamp(tested)
+    if benchmark is None:
+        return f"benchmarked at a time its record does not give (tests and compute-sanitizer: {_utc(suite)})"
+    order = "a later" if suite > benchmark else "an earlier"
+    return f"benchmarked {_utc(benchmark)} (tests and compute-sanitizer in {order} run, started {_utc(suite)})"
 
-    def utc(stamp: str) -> str:
-        return stamp[:16].replace("T", " ") + " UTC" if stamp.endswith("+00:00") else stamp
 
-    return f"benchmarked {utc(benchmarked)}, in a suite of tests and compute-sanitizer started {utc(tested)},"
+def _apart(meta: dict, environment: dict) -> bool:
+    """Whether a norm's benchmark is another run than its suite, or measured other kernel sources."""
+    measured, tested = meta.get("sources_sha256"), environment.get("sources_sha256")
+    return not _one_run(meta.get("date", ""), environment["date"]) or bool(measured and measured != tested)
 
 
 def _benchmarked_sources(meta: dict, environment: dict) -> str:
-    """What a norm's table says of the benchmark's kernel sources where its suite is another run's,
-    whose digest the table's sentence names: whether the benchmark's record names the same."""
-    if _one_run(meta.get("date", ""), environment["date"]):
+    """What a norm's table says of the benchmark's kernel sources where it is apart from its suite
+    (whose sources the table's sentence names): the same, others, or not recorded."""
+    if not _apart(meta, environment):
         return ""
     measured, tested = meta.get("sources_sha256"), environment.get("sources_sha256")
     if not measured:
-        return " The benchmark's record names no kernel sources (its runs notes do)."
+        return " The benchmark's record does not say which kernel sources it measured."
     if measured != tested:
         return f" The benchmark measured other kernel sources (`csrc/` SHA-256 `{measured[:12]}`)."
     return " The benchmark measured the same kernel sources."
+
+
+def _of_the_suite(sentence: str) -> str:
+    """A sources sentence (sources_statement's, norm_sources_statement's) said of the suite alone."""
+    sentence = re.sub(r"^(They|It) measured ", "The suite ran on ", sentence)
+    return re.sub(r"^Their run ", "The suite's run ", sentence)
 
 
 def _row_norm_table(folder: Path, example: Path) -> list[str]:
@@ -599,7 +624,7 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
             else ""
         )
         + _later_sanitizer(folder, env)
-        + f". {sources}".rstrip()
+        + f". {_of_the_suite(sources) if _apart(meta, env) else sources}".rstrip()
         + _benchmarked_sources(meta, env),
         "",
         "| dtype | shape | pass | ours per call | "
@@ -655,18 +680,29 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     two_families = results / "two_families" / "tests_cuda.log"
     if two_families.is_file():
         summary = two_families.read_text().strip().splitlines()[-1].split(" in ")[0]
-        second = ", ".join(
-            f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-            for name, value in gpu.TWO_FAMILIES_SECOND_OPERATOR.items()
-        )
         lines += [
             "",
-            "A project with an operator of each family (the template's defaults with project_name "
-            f"{gpu.TWO_FAMILIES_PROJECT}, then an operator added with {second}: what `scaffold gpu-bundle` renders "
-            f"as `two_families/`{_rendered_from(two_families.with_name('commit.txt'))}; `results/two_families/`) "
+            f"A project with an operator of each family ({_two_family_operators(two_families.parent)}"
+            f"{_rendered_from(two_families.with_name('commit.txt'))}; `results/two_families/`) "
             f"ran its CUDA test cases on the GPU machine (`pytest -k cuda`): {summary}.",
         ]
     return "\n".join(lines)
+
+
+def _two_family_operators(folder: Path) -> str:
+    """The two-family project's name and operators, from the answers files its run kept (gpu-bundle's
+    run.sh copies them as copier-answers*.yml)."""
+    answers = [yaml.safe_load(path.read_text()) for path in sorted(folder.glob("copier-answers*.yml"))]
+    answers.sort(key=lambda a: "project_name" not in a)  # the project's own answers first
+    if not answers:
+        return "its answers were not kept"
+    operators = []
+    for a in answers:
+        kind = a.get("activation") if a.get("family") == "bias_activation" else a.get("norm")
+        add = " after a residual add" if a.get("residual_add") else ""
+        operators.append(f"`{a.get('op_name')}`, {a.get('family')}: {kind}{add}")
+    name = answers[0].get("project_name")
+    return (f"project {name}: " if name else "") + "; ".join(operators)
 
 
 def _rendered_from(commit_file: Path) -> str:

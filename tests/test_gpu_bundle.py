@@ -33,6 +33,8 @@ def _run(
     another name) that logs its arguments."""
     bundle = tmp_path / "bundle"
     (bundle / "two_families").mkdir(parents=True)
+    for answers in (".copier-answers.yml", ".copier-answers.my_norm.yml"):
+        (bundle / "two_families" / answers).write_text(f"op_name: {answers}\n")
     (bundle / "commit.txt").write_text("0123456789abcdef0123456789abcdef01234567\n")
     (bundle / "run.sh").write_text(gpu.run_script())
     bin_dir, log = tmp_path / "bin", tmp_path / "calls.log"
@@ -63,6 +65,8 @@ def test_run_sh_builds_the_two_family_project_and_runs_its_cuda_tests(tmp_path):
     results = tmp_path / "results" / "two_families"
     assert (results / "commit.txt").read_text().startswith("0123456789abcdef")
     assert (results / "tests_cuda.log").is_file() and (results / "build.log").is_file()
+    for answers in ("copier-answers.yml", "copier-answers.my_norm.yml"):  # visible, and what they were
+        assert (results / answers).read_text() == f"op_name: .{answers}\n"
 
 
 def test_run_sh_fails_where_the_two_family_build_fails(tmp_path):
@@ -102,7 +106,21 @@ def test_a_dirty_checkout_renders_the_two_family_project_with_its_changes_and_sa
     cpu_loops = checkout / "template" / "csrc" / "row_norm" / "cpu.h.jinja"
     cpu_loops.write_text(cpu_loops.read_text().replace(grain, grain + "  // uncommitted"))
     assert gpu.template_commit() == f"{head}\nwith uncommitted changes\n"
+    # A new file is a change too, whatever git's configuration shows of untracked files; an ignored one
+    # is not (copier leaves it out of what it renders).
+    (checkout / ".gitignore").write_text("template/*.ignored\n")
+    _git(checkout, "add", ".gitignore")
+    _git(checkout, "commit", "-q", "-m", "ignore")
+    head = _git(checkout, "rev-parse", "HEAD").strip()
+    (checkout / "template" / "scratch.ignored").write_text("ignored")
+    _git(checkout, "config", "status.showUntrackedFiles", "no")
+    assert gpu.template_commit() == f"{head}\nwith uncommitted changes\n"  # the edit above
     # copier would render each operator from a commit of its own and refuse the second.
     project = gpu.render_two_families(tmp_path / "two_families")
     assert "kGrainElements = 32768;  // uncommitted" in (project / "csrc" / "row_norm" / "cpu.h").read_text()
     assert (project / gpu.TWO_FAMILIES_SECOND_ANSWERS_FILE).is_file()
+    assert not (project / "scratch.ignored").exists()
+    cpu_loops.write_text(cpu_loops.read_text().replace("  // uncommitted", ""))
+    assert gpu.template_commit() == f"{head}\n"  # the ignored file is not a change
+    (checkout / "template" / "NEW.md").write_text("new")
+    assert gpu.template_commit() == f"{head}\nwith uncommitted changes\n"  # untracked, shown though git hides it

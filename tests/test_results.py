@@ -183,21 +183,36 @@ def test_a_suite_run_apart_from_its_benchmark_is_dated_apart():
     # gpu_suite.py dates a run at its start and benchmarks last: a benchmark up to 3 hours later is its own.
     assert results._when("2026-11-28T15:01:00+00:00", "2026-11-28T14:59:00+00:00") == "measured 2026-11-28"
     assert results._when("2026-11-28T17:58:00+00:00", "2026-11-28T15:00:00+00:00") == "measured 2026-11-28"
-    assert results._when("", "2026-11-28T16:44:44+00:00") == "measured 2026-11-28"
-    apart = "benchmarked 2026-11-28 14:43 UTC, in a suite of tests and compute-sanitizer started 2026-11-28 16:44 UTC,"
-    assert results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00") == apart  # suite re-run after
-    assert results._when("2026-11-28T18:01:00+00:00", "2026-11-28T15:00:00+00:00").startswith("benchmarked")
+    assert results._when("2026-11-28T15:30:00", "2026-11-28T15:00:00+00:00") == "measured 2026-11-28"  # naive: UTC
+    later = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00")
+    assert (
+        later
+        == "benchmarked 2026-11-28 14:43 UTC (tests and compute-sanitizer in a later run, started 2026-11-28 16:44 UTC)"
+    )
+    assert "an earlier run" in results._when("2026-11-28T18:01:00+00:00", "2026-11-28T15:00:00+00:00")
+    assert "does not give" in results._when("", "2026-11-28T16:44:44+00:00")  # no date: not the suite's own
 
 
-def test_a_suite_run_apart_from_its_benchmark_says_whether_the_benchmark_measured_its_sources():
+def test_a_benchmark_apart_from_its_suite_says_whether_it_measured_the_suite_s_sources():
     suite = {"date": "2026-11-28T16:44:44+00:00", "sources_sha256": "a" * 64}
-    earlier = "2026-11-28T14:43:46+00:00"
-    assert results._benchmarked_sources({"date": "2026-11-28T16:59:00+00:00"}, suite) == ""  # one run
-    assert "names no kernel sources" in results._benchmarked_sources({"date": earlier}, suite)
+    one_run, earlier = "2026-11-28T16:59:00+00:00", "2026-11-28T14:43:46+00:00"
+    assert results._benchmarked_sources({"date": one_run}, suite) == ""
+    assert results._benchmarked_sources({"date": one_run, "sources_sha256": "a" * 64}, suite) == ""
+    assert "does not say" in results._benchmarked_sources({"date": earlier}, suite)
+    assert "does not say" in results._benchmarked_sources({}, suite)
     same = results._benchmarked_sources({"date": earlier, "sources_sha256": "a" * 64}, suite)
     assert same == " The benchmark measured the same kernel sources."
-    other = results._benchmarked_sources({"date": earlier, "sources_sha256": "b" * 64}, suite)
-    assert "other kernel sources" in other and "bbbbbbbbbbbb" in other
+    for date in (earlier, one_run):  # other sources are said, in one run or not
+        other = results._benchmarked_sources({"date": date, "sources_sha256": "b" * 64}, suite)
+        assert "other kernel sources" in other and "bbbbbbbbbbbb" in other
+
+
+def test_a_sources_sentence_is_said_of_the_suite_where_the_benchmark_is_apart():
+    assert results._of_the_suite("They measured the example's current kernel sources (x).") == (
+        "The suite ran on the example's current kernel sources (x)."
+    )
+    assert results._of_the_suite("It measured other kernel sources.") == "The suite ran on other kernel sources."
+    assert results._of_the_suite("Their run did not record it.") == "The suite's run did not record it."
 
 
 def test_the_two_family_line_names_the_commit_only_where_commit_txt_names_one(tmp_path):
@@ -209,3 +224,14 @@ def test_the_two_family_line_names_the_commit_only_where_commit_txt_names_one(tm
     assert results._rendered_from(commit) == ", rendered from commit 9ee1e0994b with uncommitted changes"
     commit.write_text("unknown\n")
     assert results._rendered_from(commit) == ""
+
+
+def test_the_two_family_line_names_the_operators_its_run_rendered(tmp_path):
+    assert results._two_family_operators(tmp_path) == "its answers were not kept"
+    (tmp_path / "copier-answers.added.yml").write_text("op_name: added\nfamily: row_norm\nnorm: layer_norm\n")
+    (tmp_path / "copier-answers.yml").write_text(
+        "project_name: Both\nop_name: first\nfamily: bias_activation\nactivation: relu\n"
+    )
+    assert results._two_family_operators(tmp_path) == (
+        "project Both: `first`, bias_activation: relu; `added`, row_norm: layer_norm"
+    )

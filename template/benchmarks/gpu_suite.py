@@ -110,9 +110,9 @@ def sanitize(op: str, tool: str, out: Path) -> dict[str, object]:
 
 def sanitizer_verdict(code: int, output: str) -> str:
     """The verdict "clean" where compute-sanitizer and the workload exited 0; "errors found" where its
-    summary counts errors (memcheck's, or racecheck's among its hazards); otherwise the workload failed
-    with none found (out of memory before a kernel ran, a crash as the process ended): not clean, and
-    said as it was."""
+    summary counts errors (memcheck's, among them failed CUDA calls such as an allocation out of
+    memory, or racecheck's among its hazards); otherwise the workload failed with none found (a crash
+    as the process ended): not clean, and said as it was."""
     if code == 0:
         return "clean"
     counts = [int(n) for n in re.findall(r"ERROR SUMMARY: (\d+) error", output)]

@@ -1320,3 +1320,7 @@ def test_layer_without_residual_add_refuses_a_residual(spec, device):
     layer = spec.layer(8, device=device)
     with pytest.raises(TypeError, match="takes no residual"):
         layer(torch.randn(2, 8, device=device), torch.randn(2, 8, device=device))
+
+
+# Every test above, for `from suites.row_norm import *` in an operator's test file.
+__all__ = ["spec", *(name for name in list(globals()) if name.startswith("test_"))]

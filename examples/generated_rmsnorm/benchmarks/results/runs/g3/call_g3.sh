@@ -6,6 +6,7 @@
 # Results in $OUT/res_g3a.tgz.
 G=$(cd "$(dirname "$0")" && pwd)
 CALL=g3 FAR=0 BENCH_UNTIL=0 bash "$G/../g2/call_g2.sh" a
-timeout $(( 590 - SECONDS )) bash "$G/ncu_lab.sh" /tmp/res_g3a/ncu
+# (As G3 ran it, without DEADLINE: ncu_lab.sh's ncu outlived this timeout. Since, the deadline bounds it.)
+DEADLINE=$(( $(date +%s) + 590 - SECONDS )) timeout $(( SECONDS < 585 ? 590 - SECONDS : 5 )) bash "$G/ncu_lab.sh" /tmp/res_g3a/ncu
 echo "ncu lab done at $SECONDS s"
 tar czf "$OUT/res_g3a.tgz" -C /tmp res_g3a
