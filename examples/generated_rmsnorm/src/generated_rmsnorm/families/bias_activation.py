@@ -16,7 +16,7 @@ import torch
 from torch import Tensor, nn
 
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
-from .operator_names import OperatorNames
+from .operator_names import OperatorNames, class_name
 
 Function = Callable[[Tensor, Tensor], Tensor]
 
@@ -152,12 +152,6 @@ def _register_fakes(name: str) -> None:
     def _(grad_out: Tensor, x: Tensor, bias: Tensor) -> tuple[Tensor, Tensor]:
         _check_inputs(op_name, x, bias, grad_out)
         return x.new_empty(x.shape), bias.new_empty(bias.shape)
-
-
-def class_name(op_name: str) -> str:
-    """The operator's name in CamelCase, as copier.yml names its C++ struct: a part that starts with a
-    digit keeps its _, so that bias_gelu2 (BiasGelu2) and bias_gelu_2 (BiasGelu_2) stay apart."""
-    return "".join(f"_{part}" if part[0].isdigit() else part.capitalize() for part in op_name.split("_"))
 
 
 REFERENCE_DOC = """``{activation}(x + bias)`` composed from PyTorch operators: the same math as the fused

@@ -1,4 +1,5 @@
-"""What every family's spec shares: the operators its name stands for."""
+"""What every family shares about an operator's names: the operators a spec's name stands for, and
+the operator's name in CamelCase (its layer's and its C++ struct's)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,9 @@ class OperatorNames:
     def backward_op(self) -> torch._ops.OpOverload:
         namespace, op_name = self.name.split("::")
         return getattr(getattr(torch.ops, namespace), f"{op_name}_backward").default
+
+
+def class_name(op_name: str) -> str:
+    """The operator's name in CamelCase, as copier.yml names its C++ struct: a part that starts with a
+    digit keeps its _, so that bias_gelu2 (BiasGelu2) and bias_gelu_2 (BiasGelu_2) stay apart."""
+    return "".join(f"_{part}" if part[0].isdigit() else part.capitalize() for part in op_name.split("_"))

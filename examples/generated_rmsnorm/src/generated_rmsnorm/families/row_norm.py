@@ -20,9 +20,8 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
-from .bias_activation import class_name
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
-from .operator_names import OperatorNames
+from .operator_names import OperatorNames, class_name
 
 NORMS = ("rms_norm", "layer_norm")
 
