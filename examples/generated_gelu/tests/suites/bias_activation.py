@@ -24,7 +24,15 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 import generated_gelu  # noqa: F401  (loads the library and registers the operators)
 from generated_gelu.families.bias_activation import SPECS
 
-from .common import CUDA, DEVICES, DTYPES, HALF_DTYPES, spec_fixture
+from .common import (
+    CUDA,
+    DATA_PARALLEL_DEVICES,
+    DEVICES,
+    DTYPES,
+    HALF_DTYPES,
+    check_data_parallel,
+    spec_fixture,
+)
 
 PROJECT = Path(__file__).resolve().parents[2]  # the project folder (tests/suites/ is two down)
 
@@ -724,6 +732,14 @@ def test_the_layer_survives_pickling(spec, device):
     assert type(again[1]) is spec.layer
     x = torch.randn(4, 8, device=device)
     torch.testing.assert_close(again(x), model(x))
+
+
+@pytest.mark.parametrize("device", DATA_PARALLEL_DEVICES)
+def test_training_under_distributed_data_parallel(spec, device, tmp_path):
+    # Two processes (gloo on the CPU, NCCL on two GPUs), each taking half of every batch, train the
+    # same as one process on whole batches: the layer's gradients reach DDP's reducer, and no state of
+    # the operator differs between the processes.
+    check_data_parallel(spec.layer, False, device, tmp_path)
 
 
 # Every test above, for `from suites.bias_activation import *` in an operator's test file.

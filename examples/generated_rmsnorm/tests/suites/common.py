@@ -1,13 +1,29 @@
-"""What every family's test suite shares: the devices and dtypes its cases run on, and its fixture of
-the operator under test."""
+"""What every family's test suite shares: the devices and dtypes its cases run on, its fixture of
+the operator under test, and the check of a layer trained under DistributedDataParallel."""
+
+import os
+from pathlib import Path
 
 import pytest
 import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel
 
 CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 DEVICES = ["cpu", pytest.param("cuda", marks=CUDA)]
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 HALF_DTYPES = [torch.bfloat16, torch.float16]
+
+# DistributedDataParallel over two processes: gloo on the CPU; NCCL on two GPUs, a process each.
+TWO_GPUS = pytest.mark.skipif(
+    torch.cuda.device_count() < 2 or not dist.is_nccl_available(), reason="needs two CUDA devices and NCCL"
+)
+DATA_PARALLEL_DEVICES = [
+    pytest.param("cpu", marks=pytest.mark.skipif(not dist.is_gloo_available(), reason="needs gloo")),
+    pytest.param("cuda", marks=TWO_GPUS),
+]
 
 
 def spec_fixture(specs: dict):
@@ -20,3 +36,78 @@ def spec_fixture(specs: dict):
         return specs[request.module.OPERATOR]
 
     return spec
+
+
+class Block(nn.Module):
+    """A block as a model holds the operator's layer: a linear map, the layer, a linear map. A layer
+    with a residual add adds the block's input as the residual stream and the block returns the
+    second map's output plus the new stream."""
+
+    def __init__(self, layer: type[nn.Module], width: int, residual_add: bool) -> None:
+        super().__init__()
+        self.residual_add = residual_add
+        self.inner = nn.Linear(width, width, bias=False)
+        self.layer = layer(width)
+        self.outer = nn.Linear(width, width)
+        with torch.no_grad():  # parameters away from their identity initial values
+            for p in self.layer.parameters():
+                p.add_(0.5 * torch.randn_like(p))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.residual_add:
+            y, stream = self.layer(self.inner(x), x)
+            return self.outer(y) + stream
+        return self.outer(self.layer(self.inner(x)))
+
+
+def _train(model: nn.Module, batches: list[torch.Tensor], device: torch.device) -> None:
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    for batch in batches:
+        optimizer.zero_grad()
+        model(batch.to(device)).square().mean().backward()
+        optimizer.step()
+
+
+def _data_parallel_rank(rank, world, device_type, store, layer, residual_add, model_state, batches, out):
+    """One process of check_data_parallel: its shard of each batch through DistributedDataParallel."""
+    backend = "nccl" if device_type == "cuda" else "gloo"
+    dist.init_process_group(backend, init_method=f"file://{store}", rank=rank, world_size=world)
+    try:
+        device = torch.device(device_type, rank) if device_type == "cuda" else torch.device("cpu")
+        if device_type == "cuda":
+            torch.cuda.set_device(device)
+        model = Block(layer, batches[0].shape[-1], residual_add).double()
+        model.load_state_dict(model_state)
+        model.to(device)
+        ddp = DistributedDataParallel(model, device_ids=[rank] if device_type == "cuda" else None)
+        _train(ddp, [batch.chunk(world)[rank] for batch in batches], device)
+        torch.save({name: p.detach().cpu() for name, p in model.named_parameters()}, Path(out) / f"{rank}.pt")
+    finally:
+        dist.destroy_process_group()
+
+
+def check_data_parallel(layer: type[nn.Module], residual_add: bool, device_type: str, folder: Path) -> None:
+    """A few SGD steps of a Block of `layer` (float64) under DistributedDataParallel, in two processes
+    that each take half of every batch, against the same steps in this process on whole batches: the
+    processes' parameters agree bit for bit (DDP averages their gradients before each step) and with
+    this process's to float64's rounding (the mean over a batch is the mean of its halves' means)."""
+    world, width = 2, 48
+    torch.manual_seed(0)
+    model = Block(layer, width, residual_add).double()
+    state = {name: t.clone() for name, t in model.state_dict().items()}
+    batches = [2 * torch.randn(16, 6, width, dtype=torch.float64) + 0.5 for _ in range(3)]
+    out = folder / "ranks"
+    out.mkdir()
+    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")  # this machine, whatever its host name resolves to
+    mp.spawn(
+        _data_parallel_rank,
+        args=(world, device_type, folder / "store", layer, residual_add, state, batches, str(out)),
+        nprocs=world,
+    )
+    device = torch.device("cuda", 0) if device_type == "cuda" else torch.device("cpu")
+    model.to(device)
+    _train(model, batches, device)
+    ranks = [torch.load(out / f"{rank}.pt") for rank in range(world)]
+    for name, p in model.named_parameters():
+        assert torch.equal(ranks[0][name], ranks[1][name]), name
+        torch.testing.assert_close(ranks[0][name], p.detach().cpu(), rtol=1e-10, atol=1e-12, msg=name)

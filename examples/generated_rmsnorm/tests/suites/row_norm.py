@@ -34,7 +34,15 @@ from generated_rmsnorm.families.row_norm import (
     SPECS,
 )
 
-from .common import CUDA, DEVICES, DTYPES, HALF_DTYPES, spec_fixture
+from .common import (
+    CUDA,
+    DATA_PARALLEL_DEVICES,
+    DEVICES,
+    DTYPES,
+    HALF_DTYPES,
+    check_data_parallel,
+    spec_fixture,
+)
 
 spec = spec_fixture(SPECS)
 # Relative to the largest element of the float64 reference: one rounding to the dtype, plus the
@@ -1320,6 +1328,14 @@ def test_layer_without_residual_add_refuses_a_residual(spec, device):
     layer = spec.layer(8, device=device)
     with pytest.raises(TypeError, match="takes no residual"):
         layer(torch.randn(2, 8, device=device), torch.randn(2, 8, device=device))
+
+
+@pytest.mark.parametrize("device", DATA_PARALLEL_DEVICES)
+def test_training_under_distributed_data_parallel(spec, device, tmp_path):
+    # Two processes (gloo on the CPU, NCCL on two GPUs), each taking half of every batch, train the
+    # same as one process on whole batches: the layer's gradients reach DDP's reducer, and no state of
+    # the operator differs between the processes.
+    check_data_parallel(spec.layer, spec.residual_add, device, tmp_path)
 
 
 # Every test above, for `from suites.row_norm import *` in an operator's test file.
