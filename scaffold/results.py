@@ -426,6 +426,18 @@ def _tests_line(log: Path) -> str:
     return log.read_text().strip().splitlines()[-1].split(" in ")[0]
 
 
+# The reason the generated tests give where they skip for want of a second GPU.
+_NEEDS_TWO_GPUS = "needs two CUDA devices"
+# What the generated suites run where two GPUs are visible.
+_TWO_GPU_CASES = "the tests on a second device and the training under DistributedDataParallel over two GPUs (NCCL)"
+
+
+def _two_gpu_tests(log: Path, what: str) -> str:
+    """What a run's tests on two GPUs included, as its log shows: `what`, or that they were skipped."""
+    skipped = _NEEDS_TWO_GPUS in log.read_text() if log.is_file() else True
+    return f"{what} skipped" if skipped else f"{what} included"
+
+
 def other_runs(results: Path = RESULTS_DIR) -> str:
     """The project of three operators and the example on two GPUs (results/three_operators, two_gpus)."""
     three = _load(results / "three_operators" / "gpu_suite.json")
@@ -443,22 +455,27 @@ def other_runs(results: Path = RESULTS_DIR) -> str:
         f"{_tests_line(results / 'three_operators' / 'tests_after_fix.log')} "
         "(`results/three_operators/`).\n\n"
         f"On a machine with {two_env['gpu_count']} {two_env['gpu']}s ({two_env['date'][:10]}) the example's "
-        f"tests gave {two['tests']['summary'].split(' in ')[0]}, the ones on a second device included "
-        "(`results/two_gpus/`)." + _earlier_runs_statement([env, two_env], results)
+        f"tests gave {two['tests']['summary'].split(' in ')[0]}, "
+        + _two_gpu_tests(results / "two_gpus" / "tests.log", _TWO_GPU_CASES)
+        + " (`results/two_gpus/`)."
+        + _earlier_runs_statement([("project of three operators", env), ("run on two GPUs", two_env)], results)
     )
 
 
-def _earlier_runs_statement(environments: list[dict], results: Path = RESULTS_DIR) -> str:
-    """Says so where these runs measured other kernels than the example's current ones (the main
-    table's run): nothing when they ran on the same sources or later."""
+def _earlier_runs_statement(runs: list[tuple[str, dict]], results: Path = RESULTS_DIR) -> str:
+    """Says so where these runs (what to call each, its environment) ran before the example's current
+    kernels were measured (the main table's run): nothing when all ran then or later."""
     main = _load(results / "gpu_suite.json")["environment"]
-    if all(env["date"] >= main["date"] for env in environments):
+    earlier = [(name, env) for name, env in runs if env["date"] < main["date"]]
+    if not earlier:
         return ""
     measured = main.get("sources_sha256") or ""
+    which = "Both" if len(earlier) == len(runs) == 2 else "The " + " and the ".join(name for name, _ in earlier)
+    have = "has" if len(earlier) == 1 else "have"
     return (
-        f" Both ran on the template's kernels of {max(env['date'][:10] for env in environments)}, before the "
+        f" {which} ran on the template's kernels of {max(env['date'][:10] for _, env in earlier)}, before the "
         f"kernel sources the first table measured on {main['date'][:10]} (`csrc/` SHA-256 `{measured[:12]}`), "
-        "and have not been re-run on them."
+        f"and {have} not been re-run on them."
     )
 
 
@@ -677,6 +694,9 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     norms = results / "norms"
     for folder in sorted(norms.iterdir()) if norms.is_dir() else []:
         lines += ["", *_row_norm_table(folder, results)]
+    two_gpus = two_gpu_runs(results)
+    if two_gpus:
+        lines += ["", two_gpus]
     two_families = results / "two_families" / "tests_cuda.log"
     if two_families.is_file():
         summary = two_families.read_text().strip().splitlines()[-1].split(" in ")[0]
@@ -687,6 +707,71 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
             f"ran its CUDA test cases on the GPU machine (`pytest -k cuda`): {summary}.",
         ]
     return "\n".join(lines)
+
+
+def _suite_title(folder: Path) -> str:
+    """A norm's name as its table's title gives it, from its benchmark's record."""
+    meta = _load(next(folder.glob("bench_*.json")))["meta"]
+    title = _NORM_TITLES.get(meta["norm"], meta["norm"])
+    return f"residual add + {title}" if meta.get("residual_add") else title
+
+
+def two_gpu_runs(results: Path = ROW_NORM_RESULTS_DIR) -> str:
+    """The family's suites run again with two GPUs visible (each norm's two_gpus/ folder, and the
+    two-family project's): what they gave, whether their two-GPU cases ran, and whether each norm's ran
+    on the kernel sources of its table's suite. Empty where there are none."""
+    folders = [results, *(sorted((results / "norms").iterdir()) if (results / "norms").is_dir() else [])]
+    runs = []  # (its gpu_suite.json, that file, what ran, its folder, its sources where not the suite's)
+    for folder in folders:
+        record = folder / "two_gpus" / "gpu_suite.json"
+        if not record.is_file():
+            continue
+        run = _load(record)
+        digest = run["environment"].get("sources_sha256")
+        suite = _load(folder / "gpu_suite.json")["environment"].get("sources_sha256")
+        where = "results/two_gpus/" if folder == results else f"results/norms/{folder.name}/two_gpus/"
+        sources = "" if digest and digest == suite else f"`csrc/` SHA-256 `{(digest or 'not recorded')[:12]}`"
+        runs.append((run, record, _suite_title(folder), where, sources))
+    mixed = results / "two_families" / "two_gpus" / "gpu_suite.json"
+    if mixed.is_file():
+        runs.append(
+            (
+                _load(mixed),
+                mixed,
+                "the project with an operator of each family (below)",
+                "results/two_families/two_gpus/",
+                "",
+            )
+        )
+    if not runs:
+        return ""
+    parts, skipped = [], False
+    for run, record, what, where, sources in runs:
+        log = record.with_name("tests.log")
+        skips = not log.is_file() or _NEEDS_TWO_GPUS in log.read_text()
+        skipped = skipped or skips
+        notes = [
+            note
+            for note in (
+                sources and f"other kernel sources than its table's suite: {sources}",
+                skips and "its two-GPU cases skipped",
+            )
+            if note
+        ]
+        parts.append(f"{what} {run['tests']['summary'].split(' in ')[0]} (`{where}`{''.join('; ' + n for n in notes)})")
+    first = runs[0][0]["environment"]
+    gpus = sorted({f"{run['environment']['gpu_count']} {run['environment']['gpu']}s" for run, *_ in runs})
+    dates = sorted({run["environment"]["date"][:10] for run, *_ in runs})
+    same = all(not sources for *_, sources in runs)
+    return (
+        f"On a machine with {' or '.join(gpus)} ({', '.join(dates)}; torch {first['torch']}) each norm's suite and "
+        "the two-family project's ran with both GPUs visible"
+        + ("" if skipped else f", {_TWO_GPU_CASES} included")
+        + (", each norm's on the kernel sources of its table's suite" if same else "")
+        + ": "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 def _two_family_operators(folder: Path) -> str:

@@ -1,6 +1,7 @@
 """The committed GPU results and the README tables generated from them."""
 
 import json
+import shutil
 import subprocess
 
 import pytest
@@ -177,6 +178,47 @@ def test_each_other_norm_was_tested_benchmarked_and_sanitized_on_the_gpu(name):
 def test_a_project_with_an_operator_of_each_family_passed_its_cuda_cases():
     last = (results.ROW_NORM_RESULTS_DIR / "two_families" / "tests_cuda.log").read_text().strip().splitlines()[-1]
     assert " passed" in last and "failed" not in last and "error" not in last
+
+
+@pytest.mark.parametrize("folder", ["", *(f"norms/{name}" for name in gpu.OTHER_NORMS), "two_families"])
+def test_every_norm_and_the_two_family_project_passed_on_two_gpus(folder):
+    # With both GPUs visible: nothing failed and nothing was skipped for want of a second GPU (the
+    # second-device tests and DistributedDataParallel over NCCL ran); each norm on its suite's sources.
+    record = results.ROW_NORM_RESULTS_DIR / folder / "two_gpus" / "gpu_suite.json"
+    run = json.loads(record.read_text())
+    assert run["environment"]["gpu_count"] >= 2 and run["tests"]["ok"] and run["failed"] == []
+    assert " failed" not in run["tests"]["summary"] and " error" not in run["tests"]["summary"]
+    assert results._NEEDS_TWO_GPUS not in record.with_name("tests.log").read_text()
+    if folder != "two_families":
+        suite = json.loads((record.parent.parent / "gpu_suite.json").read_text())
+        assert run["environment"]["sources_sha256"] == suite["environment"]["sources_sha256"]
+
+
+def test_the_two_gpu_line_says_which_runs_skipped_their_two_gpu_cases(tmp_path):
+    folder = tmp_path / "results"
+    shutil.copytree(results.ROW_NORM_RESULTS_DIR, folder, ignore=shutil.ignore_patterns("runs", "*.png", "cpu"))
+    assert "(NCCL) included" in results.two_gpu_runs(folder) and "cases skipped" not in results.two_gpu_runs(folder)
+    log = folder / "norms" / "layer_norm" / "two_gpus" / "tests.log"
+    log.write_text(f"SKIPPED [2] tests/suites/row_norm.py:298: {results._NEEDS_TWO_GPUS}\n" + log.read_text())
+    line = results.two_gpu_runs(folder)
+    assert "(NCCL) included" not in line and "its two-GPU cases skipped" in line
+    assert line.count("its two-GPU cases skipped") == 1
+    shutil.rmtree(folder / "two_gpus")
+    for name in gpu.OTHER_NORMS:
+        shutil.rmtree(folder / "norms" / name / "two_gpus")
+    shutil.rmtree(folder / "two_families" / "two_gpus")
+    assert results.two_gpu_runs(folder) == ""
+
+
+def test_the_earlier_runs_statement_names_only_the_runs_before_the_table(monkeypatch):
+    main = {"date": "2026-11-23T00:00:00+00:00", "sources_sha256": "ab" * 32}
+    monkeypatch.setattr(results, "_load", lambda path: {"environment": main})
+    before, after = {"date": "2026-11-22T00:00:00+00:00"}, {"date": "2026-11-28T00:00:00+00:00"}
+    assert results._earlier_runs_statement([("first", after), ("second", after)]) == ""
+    assert results._earlier_runs_statement([("first", before), ("second", before)]).startswith(" Both ran")
+    one = results._earlier_runs_statement([("first", before), ("second", after)])
+    assert one.startswith(" The first ran on the template's kernels of 2026-11-22") and "has not" in one
+    assert "second" not in one
 
 
 def test_a_suite_run_apart_from_its_benchmark_is_dated_apart():
