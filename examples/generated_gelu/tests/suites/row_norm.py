@@ -13,6 +13,7 @@ norm and residual_out = x + residual; the tests hold them as lists (xs, outputs,
 element for an operator without the add.
 """
 
+import concurrent.futures
 import copy
 import json
 import math
@@ -984,6 +985,33 @@ def test_cpu_parameter_grads_do_not_depend_on_the_thread_count(spec, shape):
     finally:
         torch.set_num_threads(threads)
     assert all(torch.equal(a, b) for a, b in zip(one, several, strict=True))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+def test_cpu_calls_from_several_threads_and_of_several_shapes(spec, dtype):
+    # The CPU loops keep their scratch memory (the backward's partial sums, rows converted to float)
+    # between calls, a block for each thread: calls of other shapes in between, and calls from other
+    # threads at the same time, must not change a result. Each case is computed alone first, then
+    # again in four threads at once, each thread walking the cases in its own order.
+    cases = []
+    for shape in [(300, 4097), (16, 65536), (7, 33), (1025, 7)]:
+        xs, params, grad_outs = make_inputs(spec, shape, dtype, "cpu")
+        arguments = (*backward_arguments(spec, xs, grad_outs), *params, spec.default_eps)
+        forward = (*xs, *params, spec.default_eps)
+        cases.append((forward, arguments, spec.function(*forward), spec.backward_op(*arguments)))
+
+    def walk(order):
+        for i in order:
+            forward, arguments, output, grads = cases[i]
+            again = spec.function(*forward)
+            for a, b in zip(outputs_of(spec, again), outputs_of(spec, output), strict=True):
+                assert torch.equal(a, b)
+            assert all(torch.equal(a, b) for a, b in zip(spec.backward_op(*arguments), grads, strict=True))
+
+    orders = [[0, 1, 2, 3], [3, 2, 1, 0], [1, 3, 0, 2], [2, 0, 3, 1]]
+    with concurrent.futures.ThreadPoolExecutor(len(orders)) as pool:
+        for done in [pool.submit(walk, order * 3) for order in orders]:
+            done.result()
 
 
 def layer_eps(layer, dtype):

@@ -35,6 +35,31 @@ constexpr int64_t kChunks = 64;
 constexpr int64_t kRowsPerChunk = 16;
 constexpr int64_t kMinChunks = 8;
 
+// Scratch memory (the backward's rows of partial sums, a thread's rows converted to float) is kept
+// between calls, a block for each use on each thread, up to kCachedScratchBytes. Allocated afresh on
+// every call, a block of a few hundred KiB or more came as new pages from the operating system about as
+// often as not (the C library hands large blocks back when they are freed), and the faults of their
+// first writes cost more than the loops: one thread took 4.2 to 4.7 ms a call of the float32 LayerNorm
+// backward at 16 x 65536 (4 MiB of partial sums) against 0.52 to 0.71 ms, depending on what else the
+// process had allocated (the example's benchmarks/results/cpu/README.md). Larger blocks, whose faults
+// weigh less against the work, are allocated for the call.
+constexpr int64_t kCachedScratchBytes = 16 << 20;
+
+enum class Scratch { kPartialSums, kRow, kGradRow };
+
+// `elements` of T for kUse: this thread's cached block where they fit kCachedScratchBytes, else
+// `fallback`, allocated here (the caller keeps it while it uses the memory).
+template <Scratch kUse, typename T>
+T* scratch(int64_t elements, at::Tensor& fallback) {
+  if (elements * static_cast<int64_t>(sizeof(T)) > kCachedScratchBytes) {
+    fallback = at::empty({elements}, at::TensorOptions().dtype(c10::CppTypeToScalarType<T>::value));
+    return fallback.mutable_data_ptr<T>();
+  }
+  static thread_local std::vector<T> cached;
+  if (static_cast<int64_t>(cached.size()) < elements) cached.resize(elements);
+  return cached.data();
+}
+
 // The sum of a vector's lanes, in lane order (the same bits on every call).
 template <typename V>
 typename V::value_type lane_sum(const V& v) {
@@ -91,6 +116,12 @@ at::Tensor parameter_as_opmath(const at::Tensor& p, double offset) {
   return offset != 0 ? converted.add(offset) : converted;
 }
 
+// A row whose first element (the shift of its sums, see Row) lies farther from its mean than this
+// many times its variance, in squares, is summed again about its mean: in rows of normally
+// distributed values about 1 in 16,000 (a chi-squared tail), rows whose first column holds an LLM's
+// "massive activation" all.
+constexpr int kFarShift = 16;
+
 // One row h of the tensor to normalize and its statistics: mean (0 for RMSNorm) and rstd =
 // 1 / sqrt(variance + eps), where the variance is the mean of (h - mean)^2 (RMSNorm: of h^2). h is x,
 // or with `residual`, x + residual, written to `sum` in x's dtype and taken as rounded there.
@@ -108,6 +139,24 @@ struct Row {
   opmath_t mean = 0;
   opmath_t rstd = 0;
 
+  // A row's sums of d = h - shift and of d^2 (RMSNorm: of h^2 alone, with shift 0).
+  struct Sums {
+    V sum, squares;
+    Sums operator+(const Sums& other) const { return {sum + other.sum, squares + other.squares}; }
+    // Adds the first `count` lanes of h (the others are zeros: h's past `count`, d's made so).
+    template <bool kShifted, typename Count>
+    ROW_NORM_INLINE void add(const V& h, const V& shift, Count count) {
+      if constexpr (kShifted) {
+        V d = h - shift;
+        if (count < V::size()) d = V::set(V(0), d, std::max<int64_t>(count, 0));
+        sum = sum + d;
+        squares = at::vec::fmadd(d, d, squares);
+      } else {
+        squares = at::vec::fmadd(h, h, squares);
+      }
+    }
+  };
+
   Row(const scalar_t* x, int64_t cols, opmath_t* buffer, double eps, const scalar_t* residual = nullptr,
       scalar_t* sum = nullptr) {
     if constexpr (L::kConverted) {
@@ -115,7 +164,18 @@ struct Row {
     } else {
       values = residual != nullptr ? sum : x;
     }
-    const V total = accumulate<L::kStep>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
+    // LayerNorm: one read of the row gives the sums of d = h - shift and of d^2, with shift the row's
+    // first element, so that the variance sum(d^2) / N - (sum(d) / N)^2 keeps the digits a mean far
+    // from zero would take (a second pass about the mean cost about a fifth of the forward's time).
+    // Where the first element lies far from the mean against the spread, those two terms cancel, and
+    // the d's, all of them large, round their sum: the row's mean and variance are then taken again in
+    // two passes, the mean's and the squared deviations' from it (kFarShift).
+    opmath_t shift = 0;
+    if constexpr (kCentered) {
+      shift = static_cast<opmath_t>(x[0]) + (residual != nullptr ? static_cast<opmath_t>(residual[0]) : 0);
+    }
+    const V s(shift);
+    const Sums total = accumulate<L::kStep>(cols, Sums{V(0), V(0)}, [=](int64_t c, auto count, Sums acc) ROW_NORM_INLINE {
       V a, b;
       L::load(x + c, count, a, b);  // lanes past `count` are zeros
       if (residual != nullptr) {
@@ -126,26 +186,36 @@ struct Row {
         L::store(sum + c, count, a, b);
         if constexpr (L::kConverted) L::load(sum + c, count, a, b);  // as rounded to scalar_t
       }
-      acc = kCentered ? acc + a : at::vec::fmadd(a, a, acc);
       if constexpr (L::kConverted) {
         a.store(buffer + c, std::min<int64_t>(V::size(), count));
         if (count > V::size()) b.store(buffer + c + V::size(), count - V::size());
-        acc = kCentered ? acc + b : at::vec::fmadd(b, b, acc);  // zeros past `count`
       }
+      acc.add<kCentered>(a, s, count);
+      if constexpr (L::kConverted) acc.add<kCentered>(b, s, count - V::size());
       return acc;
     });
     const opmath_t n = static_cast<opmath_t>(cols);
-    opmath_t variance = lane_sum(total) / n;
+    opmath_t variance = lane_sum(total.squares) / n;
     if constexpr (kCentered) {
-      mean = variance;
-      const V m(mean);
-      const opmath_t* const h = values;
-      const V squares = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
-        V d = V::loadu(h + c, count) - m;
-        if (count < V::size()) d = V::set(V(0), d, count);  // zeros past `count`
-        return at::vec::fmadd(d, d, acc);
-      });
-      variance = lane_sum(squares) / n;
+      const opmath_t d_mean = lane_sum(total.sum) / n;
+      variance = std::max(variance - d_mean * d_mean, opmath_t(0));
+      mean = shift + d_mean;
+      if (d_mean * d_mean > kFarShift * variance) {
+        // Both sums again, as two passes: the d's, all far from zero, added up rounding errors of
+        // their own size into the mean (1000 among N(0.5, 4) at N = 300001: float32 y up to 1e-3 off).
+        const opmath_t* const h = values;
+        const V total_h = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
+          return acc + V::loadu(h + c, count);  // zeros past `count`
+        });
+        mean = lane_sum(total_h) / n;
+        const V m(mean);
+        const V squares = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
+          V d = V::loadu(h + c, count) - m;
+          if (count < V::size()) d = V::set(V(0), d, count);  // zeros past `count`
+          return at::vec::fmadd(d, d, acc);
+        });
+        variance = lane_sum(squares) / n;
+      }
     }
     rstd = opmath_t(1) / std::sqrt(variance + static_cast<opmath_t>(eps));
   }
@@ -183,12 +253,13 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& residual_t, const at:
   scalar_t* y = y_t.mutable_data_ptr<scalar_t>();
   const int64_t grain = std::max<int64_t>(1, kGrainElements / cols);
   at::parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-    std::vector<opmath_t> buffer(L::kConverted ? cols : 0);
+    at::Tensor allocated;
+    opmath_t* const buffer = L::kConverted ? scratch<Scratch::kRow, opmath_t>(cols, allocated) : nullptr;
     for (int64_t r = begin; r < end; ++r) {
       const int64_t offset = r * cols;
       const R row = residual == nullptr
-                        ? R(x + offset, cols, buffer.data(), eps)
-                        : R(x + offset, cols, buffer.data(), eps, residual + offset, residual_out + offset);
+                        ? R(x + offset, cols, buffer, eps)
+                        : R(x + offset, cols, buffer, eps, residual + offset, residual_out + offset);
       // y = x_hat * w (+ b)
       const V rstd(row.rstd), mean(row.mean);
       scalar_t* y_row = y + offset;
@@ -236,21 +307,23 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
       grad_residual_out_t.defined() ? grad_residual_out_t.const_data_ptr<scalar_t>() : nullptr;
   scalar_t* grad_x = grad_x_t.mutable_data_ptr<scalar_t>();
 
-  // One row of partial sums per chunk of rows and per parameter, in PyTorch's allocator; a chunk's first
-  // row writes its row of sums, the others add to it.
+  // One row of partial sums per chunk of rows and per parameter (see scratch); a chunk's first row
+  // writes its row of sums, the others add to it.
   const int64_t most_chunks =
       std::clamp<int64_t>(rows / kRowsPerChunk, std::min<int64_t>(rows, kMinChunks), kChunks);
   const int64_t rows_per_chunk = (rows + most_chunks - 1) / most_chunks;
   const int64_t chunks = (rows + rows_per_chunk - 1) / rows_per_chunk;  // none of them empty
-  const at::Tensor partial_t = at::empty({with_bias ? 2 : 1, chunks, cols},
-                                         x_t.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
-  opmath_t* partial_weight = partial_t.mutable_data_ptr<opmath_t>();
+  at::Tensor allocated;
+  opmath_t* partial_weight =
+      scratch<Scratch::kPartialSums, opmath_t>((with_bias ? 2 : 1) * chunks * cols, allocated);
   opmath_t* partial_bias = partial_weight + chunks * cols;
 
   at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
-    // dy as opmath_t: grad_out itself where its dtype is opmath_t, else converted into dy_buffer.
-    std::vector<opmath_t> buffer(L::kConverted ? cols : 0), dy_buffer(L::kConverted ? cols : 0);
-    opmath_t* const dy_converted = dy_buffer.data();
+    // dy as opmath_t: grad_out itself where its dtype is opmath_t, else converted into dy_converted.
+    at::Tensor allocated_row, allocated_grad_row;
+    opmath_t* const buffer = L::kConverted ? scratch<Scratch::kRow, opmath_t>(cols, allocated_row) : nullptr;
+    opmath_t* const dy_converted =
+        L::kConverted ? scratch<Scratch::kGradRow, opmath_t>(cols, allocated_grad_row) : nullptr;
     for (int64_t chunk = begin; chunk < end; ++chunk) {
       opmath_t* acc_w = partial_weight + chunk * cols;
       opmath_t* acc_b = partial_bias + chunk * cols;
@@ -258,7 +331,7 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
       for (int64_t r = chunk * rows_per_chunk; r < row_end; ++r) {
         const int64_t offset = r * cols;
         const bool first = r == chunk * rows_per_chunk;
-        const R row(x + offset, cols, buffer.data(), eps);
+        const R row(x + offset, cols, buffer, eps);
         const V rstd(row.rstd), mean(row.mean);
         const opmath_t* dy = nullptr;
         if constexpr (L::kConverted) {
@@ -317,7 +390,7 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
 
   // The chunks' sums, added in the chunks' order, rounded to each parameter's dtype.
   const auto finish = [&](const opmath_t* partial, const at::Tensor& grad) {
-    at::Tensor sums_t = at::empty({cols}, partial_t.options());
+    at::Tensor sums_t = at::empty({cols}, grad.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
     opmath_t* sums = sums_t.mutable_data_ptr<opmath_t>();
     at::parallel_for(0, cols, kGrainElements, [&](int64_t begin, int64_t end) {
       for (int64_t c = begin; c < end; c += V::size()) {
