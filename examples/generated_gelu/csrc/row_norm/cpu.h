@@ -190,8 +190,8 @@ struct Row {
         a.store(buffer + c, std::min<int64_t>(V::size(), count));
         if (count > V::size()) b.store(buffer + c + V::size(), count - V::size());
       }
-      acc.add<kCentered>(a, s, count);
-      if constexpr (L::kConverted) acc.add<kCentered>(b, s, count - V::size());
+      acc.template add<kCentered>(a, s, count);
+      if constexpr (L::kConverted) acc.template add<kCentered>(b, s, count - V::size());
       return acc;
     });
     const opmath_t n = static_cast<opmath_t>(cols);
