@@ -12,11 +12,11 @@ start=$(date +%s)
 elapsed() { echo $(( $(date +%s) - start )); }
 pack() { tar czf "$OUT/res_n2.tgz" -C /tmp res_n2; }
 cp "$X/commit.txt" "$R/"; nvidia-smi > "$R/nvidia_smi.txt" 2>&1
-(cd "$X/rmsnorm" && MAX_JOBS=16 timeout 420 python3 benchmarks/gpu_suite.py --skip-benchmark --skip-jit --out "$R/rmsnorm" \
+(cd "$X/rmsnorm" && MAX_JOBS=16 timeout 330 python3 benchmarks/gpu_suite.py --skip-benchmark --skip-jit --out "$R/rmsnorm" \
    > "$R/rmsnorm_suite.log" 2>&1; echo "suite rmsnorm exit $? at $(elapsed) s: $(tail -n 1 "$R/rmsnorm/tests.log")")
 cp "$X/rmsnorm/.copier-answers.yml" "$R/rmsnorm/copier-answers.yml"; pack
 for i in 1 2 3; do
-  [ $(elapsed) -lt 500 ] || break
+  [ $(elapsed) -lt 350 ] || break
   (cd "$X/rmsnorm" && PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout 60 compute-sanitizer --tool memcheck \
      --error-exitcode 1 python3 benchmarks/sanitize_rms_norm.py > "$R/memcheck_$i.log" 2>&1
    echo "memcheck $i exit $?" | tee -a "$R/exits.txt")
