@@ -576,16 +576,23 @@ def _utc(stamp: datetime.datetime) -> str:
     return stamp.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _when(benchmarked: str, tested: str) -> str:
+def _when(benchmarked: str, tested: str, machine: str = "") -> str:
     """When a norm's benchmark and its suite (tests, compute-sanitizer) ran: one date where they were
-    one run, else both (a suite run again after the benchmark, or before it)."""
+    one run, else both (a suite run again after the benchmark, or before it), and `machine` (", on a
+    machine with ...") where the suite ran on another kind of machine than the benchmark."""
     if _one_run(benchmarked, tested):
         return f"measured {tested[:10]}"
     benchmark, suite = _stamp(benchmarked), _stamp(tested)
     if benchmark is None:
-        return f"benchmarked at a time its record does not give (tests and compute-sanitizer: {_utc(suite)})"
+        return f"benchmarked at a time its record does not give (tests and compute-sanitizer: {_utc(suite)}{machine})"
     order = "a later" if suite > benchmark else "an earlier"
-    return f"benchmarked {_utc(benchmark)} (tests and compute-sanitizer in {order} run, started {_utc(suite)})"
+    return f"benchmarked {_utc(benchmark)} (tests and compute-sanitizer in {order} run, started {_utc(suite)}{machine})"
+
+
+def _suite_machine(environment: dict) -> str:
+    """', on a machine with N GPUs' where a suite ran with more than one GPU visible."""
+    count = environment.get("gpu_count", 1)
+    return f", on a machine with {count} {environment['gpu']}s" if count > 1 else ""
 
 
 def _apart(meta: dict, environment: dict) -> bool:
@@ -630,7 +637,8 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
         sources = norm_sources_statement(folder.name, env.get("sources_sha256") or "")[1]
     lines = [
         f"**{title}** (`{meta['op']}`, eps {meta['eps']:g}; bytes moved: {meta['floor_bytes']}), "
-        f"{_when(meta.get('date', ''), env['date'])} on one {env['gpu']} "
+        f"{_when(meta.get('date', ''), env['date'], _suite_machine(env))} "
+        f"on one {meta.get('device_name') or env['gpu']} "
         f"(torch {env['torch']}, CUDA {env['torch_cuda']}, nvcc {env['nvcc']}"
         f"{', Liger-Kernel ' + str(meta.get('liger_version')) if 'liger' in peers else ''}) by "
         "`benchmarks/gpu_suite.py`. "
@@ -723,13 +731,16 @@ def two_gpu_runs(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     folders = [results, *(sorted((results / "norms").iterdir()) if (results / "norms").is_dir() else [])]
     runs = []  # (its gpu_suite.json, that file, what ran, its folder, its sources where not the suite's)
     for folder in folders:
+        # A run of its own (two_gpus/), or the norm's suite where it ran with two GPUs visible.
         record = folder / "two_gpus" / "gpu_suite.json"
         if not record.is_file():
-            continue
+            record = folder / "gpu_suite.json"
+            if not record.is_file() or _load(record)["environment"].get("gpu_count", 1) < 2:
+                continue
         run = _load(record)
         digest = run["environment"].get("sources_sha256")
         suite = _load(folder / "gpu_suite.json")["environment"].get("sources_sha256")
-        where = "results/two_gpus/" if folder == results else f"results/norms/{folder.name}/two_gpus/"
+        where = record.parent.relative_to(results.parent).as_posix() + "/"
         sources = "" if digest and digest == suite else f"`csrc/` SHA-256 `{(digest or 'not recorded')[:12]}`"
         runs.append((run, record, _suite_title(folder), where, sources))
     mixed = results / "two_families" / "two_gpus" / "gpu_suite.json"

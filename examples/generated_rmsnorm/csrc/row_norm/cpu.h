@@ -39,10 +39,10 @@ constexpr int64_t kMinChunks = 8;
 // between calls, a block for each use on each thread, up to kCachedScratchBytes. Allocated afresh on
 // every call, a block of a few hundred KiB or more came as new pages from the operating system about as
 // often as not (the C library hands large blocks back when they are freed), and the faults of their
-// first writes cost more than the loops: one thread took 4.2 to 4.7 ms a call of the float32 LayerNorm
-// backward at 16 x 65536 (4 MiB of partial sums) against 0.52 to 0.71 ms, depending on what else the
-// process had allocated (the example's benchmarks/results/cpu/README.md). Larger blocks, whose faults
-// weigh less against the work, are allocated for the call.
+// first writes cost more than the loops: the float32 LayerNorm backward at 16 x 65536 (4 MiB of partial
+// sums) took up to seven times as long a call as otherwise, depending on what else the process had
+// allocated (the example's benchmarks/results/cpu/README.md). Larger blocks, whose faults weigh less
+// against the work, are allocated for the call.
 constexpr int64_t kCachedScratchBytes = 16 << 20;
 
 enum class Scratch { kPartialSums, kRow, kGradRow };
