@@ -127,6 +127,24 @@ def _compiled(files: dict[str, bytes]) -> set[str]:
     return reached
 
 
+# The files of csrc/ that hold only CPU loops: no CUDA kernel depends on them, and CI, which has no GPU,
+# builds and tests them on every commit. A GPU record of sources that differ from today's only in these
+# (and in comments) still measured today's CUDA kernels; its README sentence says what differs.
+CPU_LOOP_FILES = frozenset({"bias_activation/cpu.h", "row_norm/cpu.h", "core/cpu_vector.h"})
+
+
+def _changed_code(then: dict[str, bytes], now: dict[str, bytes]) -> set[str]:
+    """The files whose code (not comments or blank lines) differs between two csrc/ trees."""
+    code_then, code_now = _code(then), _code(now)
+    return {name for name in code_then.keys() | code_now.keys() if code_then.get(name) != code_now.get(name)}
+
+
+def _cpu_loops_changed(changed: set[str]) -> str:
+    """The sentence's words for code changes only in CPU_LOOP_FILES ('' where there are none)."""
+    names = ", ".join(f"`csrc/{name}`" for name in sorted(changed))
+    return f"its CPU loops ({names}, which CI builds and tests on every commit) and in comments" if changed else ""
+
+
 def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
     """Whether the recorded results measured the kernel sources the example has now."""
     recorded = suite["environment"].get("sources_sha256")
@@ -138,7 +156,8 @@ def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
         files_then, files_now = _example_csrc_at(commit, project), _csrc_files(project / "csrc")
         then, now = _code(files_then), _code(files_now)
         changed = {name for name in then.keys() | now.keys() if then.get(name) != now.get(name)}
-        if not changed & (_compiled(files_then) | _compiled(files_now)):
+        compiled_changes = changed & (_compiled(files_then) | _compiled(files_now))
+        if not compiled_changes:
             folders = sorted({name.split("/")[0] + "/" if "/" in name else name for name in changed})
             difference = (
                 f"files its build does not compile (in {', '.join(f'`{f}`' for f in folders)})"
@@ -149,6 +168,12 @@ def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
                 f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
                 f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in "
                 f"{difference}."
+            )
+        if compiled_changes <= CPU_LOOP_FILES:
+            return (
+                f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
+                f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs in "
+                f"{_cpu_loops_changed(compiled_changes)}."
             )
     if recorded is None:
         return (
@@ -521,7 +546,8 @@ def norm_measured_commit(name: str, recorded: str) -> str | None:
 
 def norm_sources_statement(name: str, recorded: str) -> tuple[bool, str]:
     """Whether the record of operator `name` measured the kernel sources the template renders now for
-    it, or sources that differ from them only in comments; and the README's sentence saying which."""
+    it, or sources that differ from them only in comments and in the CPU loops (CPU_LOOP_FILES); and the
+    README's sentence saying which."""
     now = norm_csrc(name)
     if recorded == _digest(now):
         return (
@@ -529,10 +555,13 @@ def norm_sources_statement(name: str, recorded: str) -> tuple[bool, str]:
             f"It measured the kernel sources the template renders now for it (`csrc/` SHA-256 `{recorded[:12]}`).",
         )
     commit = norm_measured_commit(name, recorded) if recorded else None
-    if commit and _code(norm_csrc(name, commit)) == _code(now):
+    changed = _changed_code(norm_csrc(name, commit), now) if commit else None
+    if changed is not None and changed <= CPU_LOOP_FILES:
+        difference = _cpu_loops_changed(changed) or "comments"
         return True, (
             f"It measured the kernel sources the template rendered for it at commit {commit[:10]} (`csrc/` SHA-256 "
-            f"`{recorded[:12]}`), from which what it renders now (`{_digest(now)[:12]}`) differs only in comments."
+            f"`{recorded[:12]}`), from which what it renders now (`{_digest(now)[:12]}`) differs "
+            f"{'only ' if not changed else ''}in {difference}."
         )
     return False, (
         f"It measured other kernel sources (`csrc/` SHA-256 `{recorded[:12]}`) than the template renders now for "
@@ -749,7 +778,12 @@ def two_gpu_runs(results: Path = ROW_NORM_RESULTS_DIR) -> str:
             (
                 _load(mixed),
                 mixed,
-                "the project with an operator of each family (below)",
+                "the project with an operator of each family"
+                + (
+                    f" ({rendered.removeprefix(', ')})"
+                    if (rendered := _rendered_from(mixed.with_name("commit.txt")))
+                    else ""
+                ),
                 "results/two_families/two_gpus/",
                 "",
             )

@@ -1,6 +1,7 @@
 """The committed GPU results and the README tables generated from them."""
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -99,15 +100,20 @@ def test_the_commit_each_example_run_measured_is_found(example, folder):
 
 
 def test_a_record_of_a_past_rendering_is_current_only_where_its_code_is_todays(monkeypatch):
-    then = {"row_norm/cuda.cuh": b"// measured\nint steps = 5;\n"}
+    # Today's in its CUDA code: the same but for comments, or for the CPU loops (which CI tests), which
+    # the sentence then names.
+    then = {"row_norm/cuda.cuh": b"// measured\nint steps = 5;\n", "row_norm/cpu.h": b"int rows = 4;\n"}
     recorded = results._digest(then)
     monkeypatch.setattr(results, "norm_measured_commit", lambda name, digest: "c0ffee" if digest == recorded else None)
-    for now, current in (
-        ({"row_norm/cuda.cuh": b"// measured, and said better\nint steps = 5;\n"}, True),
-        ({"row_norm/cuda.cuh": b"// measured\nint steps = 6;\n"}, False),
+    for now, current, says in (
+        ({**then, "row_norm/cuda.cuh": b"// measured, and said better\nint steps = 5;\n"}, True, "only in comments"),
+        ({**then, "row_norm/cpu.h": b"int rows = 8;\n"}, True, "CPU loops (`csrc/row_norm/cpu.h`"),
+        ({**then, "row_norm/cuda.cuh": b"// measured\nint steps = 6;\n"}, False, "has not been re-run"),
+        ({"row_norm/cuda.cuh": b"int steps = 6;\n", "row_norm/cpu.h": b"int rows = 8;\n"}, False, "re-run"),
     ):
         monkeypatch.setattr(results, "norm_csrc", lambda name, commit=None, now=now: then if commit else now)
-        assert results.norm_sources_statement("layer_norm", recorded)[0] is current
+        is_current, sentence = results.norm_sources_statement("layer_norm", recorded)
+        assert is_current is current and says in sentence
 
 
 def test_an_activation_run_is_looked_up_only_in_commits_written_before_it(monkeypatch):
@@ -192,9 +198,11 @@ def test_every_norm_and_the_two_family_project_passed_on_two_gpus(folder):
     assert run["environment"]["gpu_count"] >= 2 and run["tests"]["ok"] and run["failed"] == []
     assert " failed" not in run["tests"]["summary"] and " error" not in run["tests"]["summary"]
     assert results._NEEDS_TWO_GPUS not in record.with_name("tests.log").read_text()
-    if folder != "two_families":
+    if folder != "two_families" and record.parent.name == "two_gpus":  # a run apart from the suite
         suite = json.loads((results.ROW_NORM_RESULTS_DIR / folder / "gpu_suite.json").read_text())
         assert run["environment"]["sources_sha256"] == suite["environment"]["sources_sha256"]
+    if folder == "two_families":  # which template it ran
+        assert re.fullmatch(r"[0-9a-f]{40}", record.with_name("commit.txt").read_text().split()[0])
 
 
 def test_the_two_gpu_line_says_which_runs_skipped_their_two_gpu_cases(tmp_path):

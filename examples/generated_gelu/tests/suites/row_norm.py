@@ -823,6 +823,25 @@ def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape):
         assert_close(actual, expected, torch.float32, scale=10 * expected.pow(2).mean().sqrt().item())
 
 
+@pytest.mark.parametrize("deviations", [3.9, 4.1, 6.0, 50.0])
+@pytest.mark.parametrize("shape", [(6, 32768), (3, 100003)], ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_rows_far_from_zero_whose_first_element_lies_some_deviations_out(spec, device, shape, deviations):
+    # Rows of mean 1000 and standard deviation 1, the first element of every other row `deviations`
+    # out: on either side of the point (4) past which the CPU loops sum a row again about its mean,
+    # where the second sums must keep the digits that a mean far from zero takes (summed about zero,
+    # float32 y came out 6e-5 of its largest element off at 32768 x 4.1). float32, within its
+    # tolerance (check_inputs).
+    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, device)
+    parts = len(xs)
+    for i, t in enumerate(xs):
+        t.copy_((1000.0 if i == 0 else 0.0) + torch.randn(shape, device=device) / parts**0.5)
+    xs[0][::2, 0] += deviations
+    for t in [*xs, *params]:
+        t.requires_grad_()
+    check_inputs(spec, xs, params, grad_outs, torch.float32)
+
+
 # Such rows in the other dtypes, and in a 16-bit x with float32 parameters (what autocast passes),
 # each within its dtype's tolerance of the reference (check_inputs), in a row a block in registers
 # and, at 4 x 65536, a row split over a cluster on sm_90 and newer (float64's rows there take the
@@ -1215,6 +1234,20 @@ def test_bad_grad_out_is_refused(spec, device, fake):
 def needs_residual_add(spec):
     if not spec.residual_add:
         pytest.skip("the operator adds no residual")
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16], ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_sum_is_normalized_as_rounded(spec, device, dtype):
+    # The forward normalizes x + residual rounded once to x's dtype, so that the backward, which gets
+    # residual_out (that rounded sum) and recomputes the statistics from it, sees what the forward
+    # saw: the same output, to the bit, as the forward of residual_out with a residual of zeros.
+    if not spec.residual_add:
+        pytest.skip("the operator adds no residual")
+    xs, params, _ = make_inputs(spec, (16, 4099), dtype, device)
+    y, residual_out = run(spec, xs, params, spec.default_eps)
+    again, _ = run(spec, [residual_out, torch.zeros_like(residual_out)], params, spec.default_eps)
+    assert torch.equal(y, again)
 
 
 @pytest.mark.parametrize("used", ["out", "residual_out"])

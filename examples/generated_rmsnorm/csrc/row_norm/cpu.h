@@ -167,53 +167,63 @@ struct Row {
     // LayerNorm: one read of the row gives the sums of d = h - shift and of d^2, with shift the row's
     // first element, so that the variance sum(d^2) / N - (sum(d) / N)^2 keeps the digits a mean far
     // from zero would take (a second pass about the mean cost about a fifth of the forward's time).
-    // Where the first element lies far from the mean against the spread, those two terms cancel, and
-    // the d's, all of them large, round their sum: the row's mean and variance are then taken again in
-    // two passes, the mean's and the squared deviations' from it (kFarShift).
+    // Where the first element lies far from the mean against the spread (or the squares overflow),
+    // those two terms cancel, and the d's, all of them large, round their sum: the row is then summed
+    // again, about the mean so found, and its squared deviations about the mean that gives (kFarShift).
+    // The shift is h's first element as rounded to scalar_t, as the backward, which gets the rounded
+    // sum of x and residual, sees it: the same statistics, to the bit, in the forward and the backward.
     opmath_t shift = 0;
     if constexpr (kCentered) {
-      shift = static_cast<opmath_t>(x[0]) + (residual != nullptr ? static_cast<opmath_t>(residual[0]) : 0);
+      shift = residual == nullptr ? static_cast<opmath_t>(x[0])
+                                  : static_cast<opmath_t>(static_cast<scalar_t>(
+                                        static_cast<opmath_t>(x[0]) + static_cast<opmath_t>(residual[0])));
     }
     const V s(shift);
-    const Sums total = accumulate<L::kStep>(cols, Sums{V(0), V(0)}, [=](int64_t c, auto count, Sums acc) ROW_NORM_INLINE {
-      V a, b;
-      L::load(x + c, count, a, b);  // lanes past `count` are zeros
-      if (residual != nullptr) {
-        V ra, rb;
-        L::load(residual + c, count, ra, rb);
-        a = a + ra;
-        if constexpr (L::kConverted) b = b + rb;
-        L::store(sum + c, count, a, b);
-        if constexpr (L::kConverted) L::load(sum + c, count, a, b);  // as rounded to scalar_t
-      }
-      if constexpr (L::kConverted) {
-        a.store(buffer + c, std::min<int64_t>(V::size(), count));
-        if (count > V::size()) b.store(buffer + c + V::size(), count - V::size());
-      }
-      acc.template add<kCentered>(a, s, count);
-      if constexpr (L::kConverted) acc.template add<kCentered>(b, s, count - V::size());
-      return acc;
-    });
+    const Sums total =
+        accumulate<L::kStep>(cols, Sums{V(0), V(0)}, [=](int64_t c, auto count, Sums acc) ROW_NORM_INLINE {
+          V a, b;
+          L::load(x + c, count, a, b);  // lanes past `count` are zeros
+          if (residual != nullptr) {
+            V ra, rb;
+            L::load(residual + c, count, ra, rb);
+            a = a + ra;
+            if constexpr (L::kConverted) b = b + rb;
+            L::store(sum + c, count, a, b);
+            if constexpr (L::kConverted) L::load(sum + c, count, a, b);  // as rounded to scalar_t
+          }
+          if constexpr (L::kConverted) {
+            a.store(buffer + c, std::min<int64_t>(V::size(), count));
+            if (count > V::size()) b.store(buffer + c + V::size(), count - V::size());
+          }
+          acc.template add<kCentered>(a, s, count);
+          if constexpr (L::kConverted) acc.template add<kCentered>(b, s, count - V::size());
+          return acc;
+        });
     const opmath_t n = static_cast<opmath_t>(cols);
     opmath_t variance = lane_sum(total.squares) / n;
     if constexpr (kCentered) {
       const opmath_t d_mean = lane_sum(total.sum) / n;
       variance = std::max(variance - d_mean * d_mean, opmath_t(0));
       mean = shift + d_mean;
-      if (d_mean * d_mean > kFarShift * variance) {
-        // Both sums again, as two passes: the d's, all far from zero, added up rounding errors of
-        // their own size into the mean (1000 among N(0.5, 4) at N = 300001: float32 y up to 1e-3 off).
+      if (!(d_mean * d_mean <= kFarShift * variance)) {  // NaN (an overflow) too
+        // Both sums again: the d's, all far from zero, added up rounding errors of their own size into
+        // the mean (1000 among N(0.5, 4) at N = 300001: float32 y up to 1e-3 off), so the mean is
+        // mended by the sum about the mean they gave, a sum of small terms.
         const opmath_t* const h = values;
-        const V total_h = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
-          return acc + V::loadu(h + c, count);  // zeros past `count`
-        });
-        mean = lane_sum(total_h) / n;
-        const V m(mean);
-        const V squares = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
-          V d = V::loadu(h + c, count) - m;
+        const V estimate(mean);
+        const V off = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
+          V d = V::loadu(h + c, count) - estimate;
           if (count < V::size()) d = V::set(V(0), d, count);  // zeros past `count`
-          return at::vec::fmadd(d, d, acc);
+          return acc + d;
         });
+        mean += lane_sum(off) / n;
+        const V m(mean);
+        const V squares =
+            accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {
+              V d = V::loadu(h + c, count) - m;
+              if (count < V::size()) d = V::set(V(0), d, count);  // zeros past `count`
+              return at::vec::fmadd(d, d, acc);
+            });
         variance = lane_sum(squares) / n;
       }
     }

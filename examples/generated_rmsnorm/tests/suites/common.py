@@ -92,18 +92,26 @@ def check_data_parallel(layer: type[nn.Module], residual_add: bool, device_type:
     processes' parameters agree bit for bit (DDP averages their gradients before each step) and with
     this process's to float64's rounding (the mean over a batch is the mean of its halves' means)."""
     world, width = 2, 48
-    torch.manual_seed(0)
-    model = Block(layer, width, residual_add).double()
+    with torch.random.fork_rng(devices=[]):  # the suite's other tests keep their random stream
+        torch.manual_seed(0)
+        model = Block(layer, width, residual_add).double()
+        batches = [2 * torch.randn(16, 6, width, dtype=torch.float64) + 0.5 for _ in range(3)]
     state = {name: t.clone() for name, t in model.state_dict().items()}
-    batches = [2 * torch.randn(16, 6, width, dtype=torch.float64) + 0.5 for _ in range(3)]
     out = folder / "ranks"
     out.mkdir()
-    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")  # this machine, whatever its host name resolves to
-    mp.spawn(
-        _data_parallel_rank,
-        args=(world, device_type, folder / "store", layer, residual_add, state, batches, str(out)),
-        nprocs=world,
-    )
+    # gloo on this machine's loopback, whatever its host name resolves to: set for the processes
+    # spawned here (which copy the environment as they start), then as it was.
+    interface = os.environ.get("GLOO_SOCKET_IFNAME")
+    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    try:
+        mp.spawn(
+            _data_parallel_rank,
+            args=(world, device_type, folder / "store", layer, residual_add, state, batches, str(out)),
+            nprocs=world,
+        )
+    finally:
+        if interface is None:
+            del os.environ["GLOO_SOCKET_IFNAME"]
     device = torch.device("cuda", 0) if device_type == "cuda" else torch.device("cpu")
     model.to(device)
     _train(model, batches, device)
