@@ -114,9 +114,21 @@ _INCLUDE = re.compile(rb'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def _compiled(files: dict[str, bytes]) -> set[str]:
-    """The files of a csrc/ that its build compiles: the top-level .cpp and .cu files and, through
-    their quoted #includes (csrc/ is on the include path), every header they reach."""
-    reached = {name for name in files if "/" not in name and name.endswith((".cpp", ".cu"))}
+    """The files of a csrc/ that its build compiles: the top-level .cpp and .cu files and every header
+    they reach (_reached)."""
+    return _reached(files, {name for name in files if "/" not in name and name.endswith((".cpp", ".cu"))})
+
+
+# The files of csrc/ that hold only CPU loops: no CUDA translation unit includes them (checked for the
+# sources compared, _cuda_reached), and CI, which has no GPU, builds and tests them on every commit. A
+# GPU record of sources that differ from today's only in these (and in comments) still measured
+# today's CUDA kernels; its README sentence says what differs.
+CPU_LOOP_FILES = frozenset({"bias_activation/cpu.h", "row_norm/cpu.h", "core/cpu_vector.h"})
+
+
+def _reached(files: dict[str, bytes], roots: set[str]) -> set[str]:
+    """`roots` and every file of a csrc/ that their quoted #includes reach (csrc/ is on the include path)."""
+    reached = set(roots)
     pending = list(reached)
     while pending:
         for include in _INCLUDE.findall(files[pending.pop()]):
@@ -127,10 +139,9 @@ def _compiled(files: dict[str, bytes]) -> set[str]:
     return reached
 
 
-# The files of csrc/ that hold only CPU loops: no CUDA kernel depends on them, and CI, which has no GPU,
-# builds and tests them on every commit. A GPU record of sources that differ from today's only in these
-# (and in comments) still measured today's CUDA kernels; its README sentence says what differs.
-CPU_LOOP_FILES = frozenset({"bias_activation/cpu.h", "row_norm/cpu.h", "core/cpu_vector.h"})
+def _cuda_reached(files: dict[str, bytes]) -> set[str]:
+    """The files of a csrc/ that its CUDA translation units (the top-level .cu files) include."""
+    return _reached(files, {name for name in files if "/" not in name and name.endswith(".cu")})
 
 
 def _changed_code(then: dict[str, bytes], now: dict[str, bytes]) -> set[str]:
@@ -139,10 +150,27 @@ def _changed_code(then: dict[str, bytes], now: dict[str, bytes]) -> set[str]:
     return {name for name in code_then.keys() | code_now.keys() if code_then.get(name) != code_now.get(name)}
 
 
-def _cpu_loops_changed(changed: set[str]) -> str:
-    """The sentence's words for code changes only in CPU_LOOP_FILES ('' where there are none)."""
-    names = ", ".join(f"`csrc/{name}`" for name in sorted(changed))
-    return f"its CPU loops ({names}, which CI builds and tests on every commit) and in comments" if changed else ""
+def _cpu_loops_only(then: dict[str, bytes], now: dict[str, bytes], changed: set[str]) -> bool:
+    """Whether code `changed` between two csrc/ trees only in CPU_LOOP_FILES that no .cu file reaches."""
+    return changed <= CPU_LOOP_FILES and not changed & (_cuda_reached(then) | _cuda_reached(now))
+
+
+def _difference(
+    then: dict[str, bytes], now: dict[str, bytes], cpu_loops: set[str], uncompiled: set[str] = frozenset()
+) -> str:
+    """How two csrc/ trees differ, in words: in the CPU loops `cpu_loops`, in files the build does not
+    compile (`uncompiled`), in comments (any other file that differs)."""
+    parts = []
+    if cpu_loops:
+        names = ", ".join(f"`csrc/{name}`" for name in sorted(cpu_loops))
+        parts.append(f"its CPU loops ({names}, which CI builds and tests on every commit)")
+    if uncompiled:
+        folders = sorted({name.split("/")[0] + "/" if "/" in name else name for name in uncompiled})
+        parts.append(f"files its build does not compile (in {', '.join(f'`{f}`' for f in folders)})")
+    if any(then.get(name) != now.get(name) for name in (then.keys() | now.keys()) - cpu_loops - uncompiled):
+        parts.append("comments")
+    words = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+    return ("only in " if not cpu_loops else "in ") + words
 
 
 def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
@@ -154,26 +182,13 @@ def sources_statement(suite: dict, project: Path = render.EXAMPLE_DIR) -> str:
     commit = measured_commit(recorded, project) if recorded else None
     if commit:
         files_then, files_now = _example_csrc_at(commit, project), _csrc_files(project / "csrc")
-        then, now = _code(files_then), _code(files_now)
-        changed = {name for name in then.keys() | now.keys() if then.get(name) != now.get(name)}
+        changed = _changed_code(files_then, files_now)
         compiled_changes = changed & (_compiled(files_then) | _compiled(files_now))
-        if not compiled_changes:
-            folders = sorted({name.split("/")[0] + "/" if "/" in name else name for name in changed})
-            difference = (
-                f"files its build does not compile (in {', '.join(f'`{f}`' for f in folders)})"
-                if changed
-                else "comments"
-            )
+        if not compiled_changes or _cpu_loops_only(files_then, files_now, compiled_changes):
+            difference = _difference(files_then, files_now, compiled_changes, changed - compiled_changes)
             return (
                 f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
-                f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs only in "
-                f"{difference}."
-            )
-        if compiled_changes <= CPU_LOOP_FILES:
-            return (
-                f"They measured the example's kernel sources of commit {commit[:10]} (`csrc/` SHA-256 "
-                f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs in "
-                f"{_cpu_loops_changed(compiled_changes)}."
+                f"`{recorded[:12]}`), from which its current `csrc/` (SHA-256 `{current[:12]}`) differs {difference}."
             )
     if recorded is None:
         return (
@@ -555,13 +570,13 @@ def norm_sources_statement(name: str, recorded: str) -> tuple[bool, str]:
             f"It measured the kernel sources the template renders now for it (`csrc/` SHA-256 `{recorded[:12]}`).",
         )
     commit = norm_measured_commit(name, recorded) if recorded else None
-    changed = _changed_code(norm_csrc(name, commit), now) if commit else None
-    if changed is not None and changed <= CPU_LOOP_FILES:
-        difference = _cpu_loops_changed(changed) or "comments"
+    then = norm_csrc(name, commit) if commit else {}
+    changed = _changed_code(then, now) if commit else None
+    if changed is not None and _cpu_loops_only(then, now, changed):
         return True, (
             f"It measured the kernel sources the template rendered for it at commit {commit[:10]} (`csrc/` SHA-256 "
             f"`{recorded[:12]}`), from which what it renders now (`{_digest(now)[:12]}`) differs "
-            f"{'only ' if not changed else ''}in {difference}."
+            f"{_difference(then, now, changed)}."
         )
     return False, (
         f"It measured other kernel sources (`csrc/` SHA-256 `{recorded[:12]}`) than the template renders now for "

@@ -116,6 +116,27 @@ def test_a_record_of_a_past_rendering_is_current_only_where_its_code_is_todays(m
         assert is_current is current and says in sentence
 
 
+def test_the_cpu_loop_files_are_no_cuda_translation_unit_s():
+    # A record that differs from today's only in CPU_LOOP_FILES counts as today's for the CUDA kernels:
+    # none of those files may reach a .cu file's compilation, in either example or any other norm.
+    trees = [
+        results._csrc_files(example / "csrc")
+        for example in (results.render.EXAMPLE_DIR, results.ROW_NORM_RESULTS_DIR.parents[1])
+    ]
+    trees += [results.norm_csrc(name) for name in gpu.OTHER_NORMS]
+    for files in trees:
+        assert results.CPU_LOOP_FILES & set(files), "the CPU loops are where CPU_LOOP_FILES says"
+        assert not results.CPU_LOOP_FILES & results._cuda_reached(files)
+    # and the check sees an include, were one added
+    files = {
+        "op_cuda.cu": b'#include "row_norm/cuda.cuh"\n',
+        "row_norm/cuda.cuh": b'#include "core/cpu_vector.h"\n',
+        "core/cpu_vector.h": b"",
+    }
+    assert results._cuda_reached(files) == set(files)
+    assert not results._cpu_loops_only(files, files, {"core/cpu_vector.h"})
+
+
 def test_an_activation_run_is_looked_up_only_in_commits_written_before_it(monkeypatch):
     then = {"bias_activation/cuda.cuh": b"// measured\nint steps = 5;\n"}
     recorded = results._digest(then)

@@ -92,8 +92,8 @@ def check_data_parallel(layer: type[nn.Module], residual_add: bool, device_type:
     processes' parameters agree bit for bit (DDP averages their gradients before each step) and with
     this process's to float64's rounding (the mean over a batch is the mean of its halves' means)."""
     world, width = 2, 48
-    with torch.random.fork_rng(devices=[]):  # the suite's other tests keep their random stream
-        torch.manual_seed(0)
+    with torch.random.fork_rng(devices=[]):  # the suite's other tests keep their random streams
+        torch.default_generator.manual_seed(0)  # the CPU's alone: the model and batches are made there
         model = Block(layer, width, residual_add).double()
         batches = [2 * torch.randn(16, 6, width, dtype=torch.float64) + 0.5 for _ in range(3)]
     state = {name: t.clone() for name, t in model.state_dict().items()}

@@ -205,7 +205,7 @@ struct Row {
       const opmath_t d_mean = lane_sum(total.sum) / n;
       variance = std::max(variance - d_mean * d_mean, opmath_t(0));
       mean = shift + d_mean;
-      if (!(d_mean * d_mean <= kFarShift * variance)) {  // NaN (an overflow) too
+      if (!(d_mean * d_mean <= kFarShift * variance) || !std::isfinite(variance)) {  // or an overflow
         // Both sums again: the d's, all far from zero, added up rounding errors of their own size into
         // the mean (1000 among N(0.5, 4) at N = 300001: float32 y up to 1e-3 off), so the mean is
         // mended by the sum about the mean they gave, a sum of small terms.

@@ -827,15 +827,18 @@ def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape):
 @pytest.mark.parametrize("shape", [(6, 32768), (3, 100003)], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
 def test_rows_far_from_zero_whose_first_element_lies_some_deviations_out(spec, device, shape, deviations):
-    # Rows of mean 1000 and standard deviation 1, the first element of every other row `deviations`
-    # out: on either side of the point (4) past which the CPU loops sum a row again about its mean,
-    # where the second sums must keep the digits that a mean far from zero takes (summed about zero,
-    # float32 y came out 6e-5 of its largest element off at 32768 x 4.1). float32, within its
-    # tolerance (check_inputs).
+    # Rows of mean 1000 and standard deviation 1, the first element of every other row exactly
+    # `deviations` out (the others exactly at the mean): on either side of the point (4) past which
+    # the CPU loops sum a row again about its mean, where the second sums must keep the digits that a
+    # mean far from zero takes (summed about zero, float32 y came out 6e-5 of its largest element off
+    # at 32768 x 4.1). float32, within its tolerance (check_inputs). The rows are the same on every
+    # run (a generator of their own), so that the cases land where they say.
     xs, params, grad_outs = make_inputs(spec, shape, torch.float32, device)
-    parts = len(xs)
+    generator = torch.Generator().manual_seed(11)
     for i, t in enumerate(xs):
-        t.copy_((1000.0 if i == 0 else 0.0) + torch.randn(shape, device=device) / parts**0.5)
+        noise = torch.randn(shape, generator=generator) / len(xs) ** 0.5
+        t.copy_((1000.0 if i == 0 else 0.0) + noise)
+        t[:, 0] = 1000.0 if i == 0 else 0.0
     xs[0][::2, 0] += deviations
     for t in [*xs, *params]:
         t.requires_grad_()
@@ -1239,9 +1242,9 @@ def needs_residual_add(spec):
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
 def test_the_sum_is_normalized_as_rounded(spec, device, dtype):
-    # The forward normalizes x + residual rounded once to x's dtype, so that the backward, which gets
-    # residual_out (that rounded sum) and recomputes the statistics from it, sees what the forward
-    # saw: the same output, to the bit, as the forward of residual_out with a residual of zeros.
+    # The forward normalizes x + residual rounded once to x's dtype: the same output, to the bit, as
+    # the forward of residual_out (that rounded sum) with a residual of zeros. (The CPU backward takes
+    # its statistics from residual_out with the forward's code, so it then sees what the forward saw.)
     if not spec.residual_add:
         pytest.skip("the operator adds no residual")
     xs, params, _ = make_inputs(spec, (16, 4099), dtype, device)
