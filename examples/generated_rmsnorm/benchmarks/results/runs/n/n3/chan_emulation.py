@@ -1,8 +1,10 @@
 """Emulates, in float32, a row's statistics as the CUDA forward combines them (per-thread sums about
 the thread's first element, then Chan's pairwise combination over a butterfly of threads and blocks),
 against one sum about the row's first element (the CPU loops' one pass): the error of the mean, in ulps
-of 1000, for float32 rows of mean 1000 and standard deviation 1 (20 rows each). numpy only; the
-kernels' actual order of combination and their fast division are not reproduced.
+of 1000, for float32 rows of mean 1000 and standard deviation 1 (20 rows each). Chan's mean in two
+forms: ma + (mb - ma) nb / n, and (na ma + nb mb) / n as Moments::combine computes it where counts
+differ. numpy only: every combination takes the form named (the kernels take a midpoint where a
+warp's counts are equal), and the kernels' fast division (__fdividef, 2 ulp) is not reproduced.
 
     python chan_emulation.py > chan_emulation.txt
 """
@@ -27,19 +29,22 @@ def thread_moments(x):
     return n, mean, m2
 
 
-def combine(a, b):
+def combine(a, b, weighted=False):
     na, ma, qa = a
     nb, mb, qb = b
     n = f32(na + nb)
     delta = f32(mb - ma)
-    mean = f32(ma + f32(delta * f32(nb / n)))
+    if weighted:  # as Moments::combine in csrc/row_norm/cuda.cuh: (na ma + nb mb) / n, rounded at each step
+        mean = f32(f32(f32(na * ma) + f32(nb * mb)) / n)
+    else:
+        mean = f32(ma + f32(delta * f32(nb / n)))
     m2 = f32(f32(qa + qb) + f32(f32(delta * delta) * f32(f32(na * nb) / n)))
     return n, mean, m2
 
 
-def tree(parts):
+def tree(parts, weighted=False):
     while len(parts) > 1:
-        parts = [combine(parts[i], parts[i + 1]) for i in range(0, len(parts), 2)]
+        parts = [combine(parts[i], parts[i + 1], weighted) for i in range(0, len(parts), 2)]
     return parts[0]
 
 
@@ -59,17 +64,19 @@ def one_pass(x):
 
 
 for n, per_thread in ((32768, 16), (32768, 64)):
-    errs_tree, errs_one = [], []
+    errors = {"delta form": [], "weighted form (the kernels')": [], "one pass": []}
     for _ in range(20):
         x = (1000 + rng.standard_normal(n)).astype(f32)
         exact = x.astype(np.float64).mean()
-        t = tree([thread_moments(x[i : i + per_thread]) for i in range(0, n, per_thread)])
-        o = one_pass(x)
+        parts = [thread_moments(x[i : i + per_thread]) for i in range(0, n, per_thread)]
         ulp = np.spacing(f32(1000))
-        errs_tree.append(abs(float(t[1]) - exact) / ulp)
-        errs_one.append(abs(float(o[1]) - exact) / ulp)
+        for name, mean in (
+            ("delta form", tree(parts)[1]),
+            ("weighted form (the kernels')", tree(parts, weighted=True)[1]),
+            ("one pass", one_pass(x)[1]),
+        ):
+            errors[name].append(abs(float(mean) - exact) / ulp)
     print(
-        f"N={n}, {per_thread} elements a thread: mean's error in ulps of 1000, butterfly of Chan "
-        f"combinations max {max(errs_tree):.2f} median {np.median(errs_tree):.2f}; "
-        f"one pass max {max(errs_one):.2f}"
+        f"N={n}, {per_thread} elements a thread, the mean's error in ulps of 1000 (max, median): "
+        + "; ".join(f"{name} {max(e):.2f}, {np.median(e):.2f}" for name, e in errors.items())
     )
