@@ -282,14 +282,17 @@ __device__ __forceinline__ double divide(double a, double b) {
 // The statistics of a set of elements: RMSNorm needs their sum of squares (m2), LayerNorm their
 // count, mean and sum of squared deviations from the mean (m2). Two sets combine with Chan's
 // formula, exact in any order up to rounding and free of the cancellation that E[x^2] - E[x]^2
-// suffers where the mean is large against the spread.
+// suffers where the mean is large against the spread. LayerNorm's means are those of x - origin,
+// origin one value for the whole row (row_origin), so that each combination rounds its mean at the
+// magnitude of the row's spread, not of its distance from zero.
 template <typename T, bool kCentered>
 struct Moments {
   T count, mean, m2;  // no initializers: __shared__ arrays of it must be trivially constructible
 
   // The statistics of `count` elements from their sums about `shift`: sum of d = x - shift and of
   // d^2 (LayerNorm: sum(d^2) - sum(d)^2 / count loses no more digits than the elements' own spread
-  // allows; RMSNorm takes the squares alone, with shift 0).
+  // allows; RMSNorm takes the squares alone, with shift 0). LayerNorm passes shift - origin (see
+  // row_origin): the mean is then that of x - origin.
   __device__ __forceinline__ static Moments of_sums(int count, T shift, T sum, T squares) {
     Moments out{};
     if constexpr (kCentered) {
@@ -647,6 +650,24 @@ __device__ __forceinline__ T weight_scale(T w) {
   }
 }
 
+// The value about which LayerNorm's forward combines a row's means (see Moments): the row's first
+// element (x + residual with the residual add), the same in every thread of the row and of its
+// cluster. Combined as means of x itself, each of a reduction's steps rounded the mean at x's own
+// magnitude, and the steps' errors added up: float32 rows of mean 1000 and spread 1 came out of the
+// residual-add LayerNorm forward up to 5.6e-4 off, 3 times the float32 tolerance (check N3, the
+// example's benchmarks/results/runs/n/n3/). The backward sums about the same element.
+template <bool kResidual, typename scalar_t>
+__device__ __forceinline__ at::opmath_type<scalar_t> row_origin(const scalar_t* __restrict__ x,
+                                                                const scalar_t* __restrict__ residual,
+                                                                int64_t offset) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  if constexpr (kResidual) {
+    return static_cast<opmath_t>(x[offset]) + static_cast<opmath_t>(residual[offset]);
+  } else {
+    return static_cast<opmath_t>(x[offset]);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Forward
 // ---------------------------------------------------------------------------------------------
@@ -763,8 +784,9 @@ __device__ __forceinline__ void forward_rows(
     }
   };
   // The statistics of the thread's elements: their sum of squares (RMSNorm), or their count, mean
-  // and squared deviations from that mean (LayerNorm: from sums about a shift, below), one pass at a
-  // time, the passes combined.
+  // and squared deviations from that mean (LayerNorm: from sums about a shift, below; the mean of
+  // x - origin), one pass at a time, the passes combined.
+  const opmath_t origin = kCentered ? row_origin<kResidual>(x, residual, row_offset) : opmath_t(0);
   M stats{};
   for (int pass = 0; pass < passes; ++pass) {
     load(pass, true);
@@ -804,13 +826,13 @@ __device__ __forceinline__ void forward_rows(
         squares += d * d;
       }
     }
-    stats = M::combine(stats, M::of_sums(count, shift, sum, squares));
+    stats = M::combine(stats, M::of_sums(count, shift - origin, sum, squares));
   }
   if (has_edge) {
     const opmath_t v = edge_value(true);
     M part{};
     if constexpr (kCentered) {
-      part = {opmath_t(1), v, opmath_t(0)};
+      part = {opmath_t(1), v - origin, opmath_t(0)};
     } else {
       part.m2 = v * v;
     }
@@ -819,7 +841,7 @@ __device__ __forceinline__ void forward_rows(
   stats = row_reduce<!kShifted>(stats, row_threads, smem);  // shifted rows: some threads hold an edge
   if (cluster > 1) stats = cluster_reduce(stats, &cluster_slot, cluster);
   const opmath_t n = static_cast<opmath_t>(cols);
-  const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
+  const opmath_t mean = kCentered ? origin + stats.mean : opmath_t(0);
   const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / n + eps);
   if (has_edge) {
     opmath_t f = (edge_value(false) - mean) * rstd *
@@ -1102,8 +1124,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   __syncthreads();  // the barrier is initialized
   copy_barrier_wait(&copied, 0);
   // The statistics of the thread's vectors, as in forward_rows (LayerNorm: sums about a shift, the
-  // thread's first element). With the residual add, the sum x + residual, rounded to x's dtype, is
-  // written to residual_out and kept in place of x.
+  // thread's first element; the mean of x - origin). With the residual add, the sum x + residual,
+  // rounded to x's dtype, is written to residual_out and kept in place of x.
+  const opmath_t origin = kCentered ? row_origin<kResidual>(x, residual, row * cols) : opmath_t(0);
   opmath_t shift = 0, sum = 0, squares = 0;
   int elements = 0;
 #pragma unroll kUnroll
@@ -1130,7 +1153,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       squares += d * d;
     }
   }
-  M stats = M::of_sums(elements, shift, sum, squares);
+  M stats = M::of_sums(elements, shift - origin, sum, squares);
   stats = row_reduce<true>(stats, blockDim.x, smem);
   stats = cluster_reduce(stats, &cluster_slot, cluster);
   // No block may leave while a peer may still read its slot. Where the barrier that ensures it is
@@ -1150,7 +1173,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // (float64 rows, which take the split barrier, were not timed.)
   constexpr bool kSplitBarrier = !(kCentered && !kResidual && sizeof(scalar_t) == 2);
   if constexpr (kSplitBarrier) cluster_arrive();
-  const opmath_t mean = kCentered ? stats.mean : opmath_t(0);
+  const opmath_t mean = kCentered ? origin + stats.mean : opmath_t(0);
   const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / static_cast<opmath_t>(cols) + eps);
   V* y_slice = reinterpret_cast<V*>(y + offset);
   const param_t* weight_slice = weight + first * kVec;
