@@ -651,18 +651,20 @@ __device__ __forceinline__ T weight_scale(T w) {
 }
 
 // The value about which LayerNorm's forward combines a row's means (see Moments): the row's first
-// element (x + residual with the residual add), the same in every thread of the row and of its
-// cluster. Combined as means of x itself, each of a reduction's steps rounded the mean at x's own
-// magnitude, and the steps' errors added up: float32 rows of mean 1000 and spread 1 came out of the
-// residual-add LayerNorm forward up to 5.6e-4 off, 3 times the float32 tolerance (check N3, the
-// example's benchmarks/results/runs/n/n3/). The backward sums about the same element.
+// element (with the residual add, x + residual rounded to x's dtype, as the row is normalized: then
+// (x, residual) and (their rounded sum, zeros) give the same bits), the same in every thread of the
+// row and of its cluster. Combined as means of x itself, each of a reduction's steps rounded the
+// mean at x's own magnitude, and the steps' errors added up: float32 rows of mean 1000 and spread 1
+// came out of the residual-add LayerNorm forward up to 5.6e-4 off, 3 times the float32 tolerance
+// (check N3, the example's benchmarks/results/runs/n/n3/). The backward sums about the same element.
 template <bool kResidual, typename scalar_t>
 __device__ __forceinline__ at::opmath_type<scalar_t> row_origin(const scalar_t* __restrict__ x,
                                                                 const scalar_t* __restrict__ residual,
                                                                 int64_t offset) {
   using opmath_t = at::opmath_type<scalar_t>;
   if constexpr (kResidual) {
-    return static_cast<opmath_t>(x[offset]) + static_cast<opmath_t>(residual[offset]);
+    return static_cast<opmath_t>(
+        static_cast<scalar_t>(static_cast<opmath_t>(x[offset]) + static_cast<opmath_t>(residual[offset])));
   } else {
     return static_cast<opmath_t>(x[offset]);
   }

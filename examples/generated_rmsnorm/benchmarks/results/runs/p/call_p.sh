@@ -8,14 +8,15 @@
 # are built at once beside it. Two suites a GPU at a time: the RMSNorm example and LayerNorm on GPU 0,
 # the residual-add operators on GPU 1 (CUDA_VISIBLE_DEVICES=1,0: their cuda:0 is GPU 1, and they
 # still see two); then the two-family project's whole suite on GPU 0. No benchmark (call P2), no
-# just-in-time build. Results tarred into $OUT/res_p.tgz.
+# just-in-time build. Results tarred into $OUT/res_$CALL.tgz. Environment: CALL (p unless set: call
+# P3 ran this as p3), TWO_FAMILIES=0 (without the two-family project).
 set -u
 export PYTHONUNBUFFERED=1 CC=/usr/bin/gcc CXX=/usr/bin/g++ TORCH_CUDA_ARCH_LIST=9.0a
 G=$(cd "$(dirname "$0")" && pwd); root=$(git -C "$G" rev-parse --show-toplevel 2>/dev/null || pwd)
-X=$root/.gpu; R=/tmp/res_p; rm -rf "$R"; mkdir -p "$R"
+X=$root/.gpu; CALL=${CALL:-p}; R=/tmp/res_$CALL; rm -rf "$R"; mkdir -p "$R"
 start=$(date +%s)
 elapsed() { echo $(( $(date +%s) - start )); }
-pack() { local t; t=$(mktemp -p "$OUT" .res_p.XXXXXX) && tar czf "$t" -C /tmp res_p 2>/dev/null; mv -f "$t" "$OUT/res_p.tgz"; }
+pack() { local t; t=$(mktemp -p "$OUT" .res_$CALL.XXXXXX) && tar czf "$t" -C /tmp res_$CALL 2>/dev/null; mv -f "$t" "$OUT/res_$CALL.tgz"; }
 cp "$X/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
 python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.device_count())' > "$R/torch.txt" 2>&1
@@ -38,8 +39,8 @@ first=$!
 second=$!
 (build fused_add_rms_norm && suite fused_add_rms_norm 1,0 560 --skip-build) &
 (build fused_add_layer_norm && suite fused_add_layer_norm 1,0 560 --skip-build) &
-(build two_families) &
+[ "${TWO_FAMILIES:-1}" = 0 ] || (build two_families) &
 wait $first $second
-left=$(( 585 - $(elapsed) )); suite two_families 0,1 $(( left > 60 ? left : 60 )) --skip-build --skip-sanitizer
+left=$(( 585 - $(elapsed) )); [ "${TWO_FAMILIES:-1}" = 0 ] || suite two_families 0,1 $(( left > 60 ? left : 60 )) --skip-build --skip-sanitizer
 wait
 echo "done at $(elapsed) s"; pack
