@@ -625,7 +625,9 @@ def _when(benchmarked: str, tested: str, machine: str = "") -> str:
     one run, else both (a suite run again after the benchmark, or before it), and `machine` (", on a
     machine with ...") where the suite ran on another kind of machine than the benchmark."""
     if _one_run(benchmarked, tested):
-        return f"measured {tested[:10]}"
+        return (
+            f"measured {tested[:10]} (tests and compute-sanitizer{machine})" if machine else f"measured {tested[:10]}"
+        )
     benchmark, suite = _stamp(benchmarked), _stamp(tested)
     if benchmark is None:
         return f"benchmarked at a time its record does not give (tests and compute-sanitizer: {_utc(suite)}{machine})"

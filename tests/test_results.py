@@ -260,6 +260,10 @@ def test_a_suite_run_apart_from_its_benchmark_is_dated_apart():
     assert results._when("2026-11-28T15:01:00+00:00", "2026-11-28T14:59:00+00:00") == "measured 2026-11-28"
     assert results._when("2026-11-28T17:58:00+00:00", "2026-11-28T15:00:00+00:00") == "measured 2026-11-28"
     assert results._when("2026-11-28T15:30:00", "2026-11-28T15:00:00+00:00") == "measured 2026-11-28"  # naive: UTC
+    machine = ", on a machine with 2 NVIDIA H200s"
+    assert results._when("2026-11-28T15:01:00+00:00", "2026-11-28T14:59:00+00:00", machine) == (
+        "measured 2026-11-28 (tests and compute-sanitizer, on a machine with 2 NVIDIA H200s)"
+    )
     later = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00")
     assert (
         later
