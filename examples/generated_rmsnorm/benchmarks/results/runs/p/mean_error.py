@@ -2,10 +2,11 @@
 and eager's, against a float64 reference, for the LayerNorm projects of the GPU bundle.
 
 Usage (in a built project's folder): python3 mean_error.py OPERATOR [DEVICE]  (layer_norm or
-fused_add_layer_norm; cuda unless DEVICE is given). Prints, for each shape, the largest |y - reference| as a multiple of the
-suite's float32 tolerance (2e-5 of the largest |reference|), and the largest error of the row means
-that y implies, in ulps of 1000 (6.1e-5). Eager: F.layer_norm of x (of x + residual, rounded to
-float32, with the residual add). Weight and bias random normal, as the suite's inputs.
+fused_add_layer_norm; cuda unless DEVICE is given). Prints, for each shape, the largest
+|y - reference| as a multiple of the suite's float32 tolerance (2e-5 of the largest |reference|),
+and the largest error of the row means that y implies, in ulps of 1000 (6.1e-5). Eager:
+F.layer_norm of x (of x + residual, rounded to float32, with the residual add). Weight and bias
+random normal, as the suite's inputs.
 """
 
 import importlib
@@ -43,5 +44,6 @@ for rows, cols in [(300, 4096), (6, 32768), (3, 100003), (64, 65536), (1024, 409
         mean_error = (implied - h.double().mean(-1)).abs().max().item() / ULP_1000
         print(
             f"{op_name} {rows}x{cols} {name}: max |y - ref| {error.max().item():.3e} = "
-            f"{error.max().item() / tolerance:.2f} x tolerance; row means off by up to {mean_error:.2f} ulp(1000)"
+            f"{error.max().item() / tolerance:.2f} x tolerance; "
+            f"row means off by up to {mean_error:.2f} ulp(1000)"
         )
