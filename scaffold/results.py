@@ -622,12 +622,10 @@ def _utc(stamp: datetime.datetime) -> str:
 
 def _when(benchmarked: str, tested: str, machine: str = "") -> str:
     """When a norm's benchmark and its suite (tests, compute-sanitizer) ran: one date where they were
-    one run, else both (a suite run again after the benchmark, or before it), and `machine` (", on a
-    machine with ...") where the suite ran on another kind of machine than the benchmark."""
+    one run, else both (a suite run again after the benchmark, or before it), and then `machine` (", on
+    a machine with ...", _suite_machine's) where the suite had more than one GPU visible."""
     if _one_run(benchmarked, tested):
-        return (
-            f"measured {tested[:10]} (tests and compute-sanitizer{machine})" if machine else f"measured {tested[:10]}"
-        )
+        return f"measured {tested[:10]}"
     benchmark, suite = _stamp(benchmarked), _stamp(tested)
     if benchmark is None:
         return f"benchmarked at a time its record does not give (tests and compute-sanitizer: {_utc(suite)}{machine})"
@@ -639,6 +637,21 @@ def _suite_machine(environment: dict) -> str:
     """', on a machine with N GPUs' where a suite ran with more than one GPU visible."""
     count = environment.get("gpu_count", 1)
     return f", on a machine with {count} {environment['gpu']}s" if count > 1 else ""
+
+
+def _when_and_where(meta: dict, environment: dict) -> str:
+    """When and on what a norm's benchmark and suite ran: "measured DATE on one GPU", or, where they
+    were one run on a machine of several GPUs (the benchmark on one, the suite with all visible), so
+    much; or _when's two dates, the suite's machine named where it had several GPUs."""
+    count, gpu = environment.get("gpu_count", 1), environment["gpu"]
+    device = meta.get("device_name") or gpu
+    if _one_run(meta.get("date", ""), environment["date"]) and count > 1:
+        visible = "both" if count == 2 else f"all {count}"
+        return (
+            f"measured {environment['date'][:10]} on one of the {count} {gpu}s of a machine, the tests and "
+            f"compute-sanitizer with {visible} visible"
+        )
+    return f"{_when(meta.get('date', ''), environment['date'], _suite_machine(environment))} on one {device}"
 
 
 def _apart(meta: dict, environment: dict) -> bool:
@@ -683,11 +696,10 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
         sources = norm_sources_statement(folder.name, env.get("sources_sha256") or "")[1]
     lines = [
         f"**{title}** (`{meta['op']}`, eps {meta['eps']:g}; bytes moved: {meta['floor_bytes']}), "
-        f"{_when(meta.get('date', ''), env['date'], _suite_machine(env))} "
-        f"on one {meta.get('device_name') or env['gpu']} "
+        f"{_when_and_where(meta, env)} "
         f"(torch {env['torch']}, CUDA {env['torch_cuda']}, nvcc {env['nvcc']}"
         f"{', Liger-Kernel ' + str(meta.get('liger_version')) if 'liger' in peers else ''}) by "
-        "`benchmarks/gpu_suite.py`. "
+        f"`benchmarks/gpu_suite.py` (tests, compute-sanitizer) and `benchmarks/bench_{meta['op'].split('::')[-1]}.py`. "
         f"Tests: {suite['tests']['summary']}"
         + (
             "; compute-sanitizer: " + ", ".join(f"{s['tool']} {s['verdict']}" for s in suite["sanitizer"])

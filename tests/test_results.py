@@ -260,10 +260,16 @@ def test_a_suite_run_apart_from_its_benchmark_is_dated_apart():
     assert results._when("2026-11-28T15:01:00+00:00", "2026-11-28T14:59:00+00:00") == "measured 2026-11-28"
     assert results._when("2026-11-28T17:58:00+00:00", "2026-11-28T15:00:00+00:00") == "measured 2026-11-28"
     assert results._when("2026-11-28T15:30:00", "2026-11-28T15:00:00+00:00") == "measured 2026-11-28"  # naive: UTC
-    machine = ", on a machine with 2 NVIDIA H200s"
-    assert results._when("2026-11-28T15:01:00+00:00", "2026-11-28T14:59:00+00:00", machine) == (
-        "measured 2026-11-28 (tests and compute-sanitizer, on a machine with 2 NVIDIA H200s)"
+    # One run on a machine of two GPUs: the benchmark on one, the suite with both visible.
+    env = {"date": "2026-11-28T14:59:00+00:00", "gpu": "NVIDIA H200", "gpu_count": 2}
+    meta = {"date": "2026-11-28T15:01:00+00:00", "device_name": "NVIDIA H200"}
+    assert results._when_and_where(meta, env) == (
+        "measured 2026-11-28 on one of the 2 NVIDIA H200s of a machine, the tests and compute-sanitizer with "
+        "both visible"
     )
+    assert results._when_and_where(meta, {**env, "gpu_count": 1}) == "measured 2026-11-28 on one NVIDIA H200"
+    later = results._when_and_where({**meta, "date": "2026-11-28T10:00:00+00:00"}, env)
+    assert later.endswith("on a machine with 2 NVIDIA H200s) on one NVIDIA H200"), later
     later = results._when("2026-11-28T14:43:46+00:00", "2026-11-28T16:44:44+00:00")
     assert (
         later
