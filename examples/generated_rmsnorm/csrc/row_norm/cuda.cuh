@@ -659,9 +659,10 @@ __device__ __forceinline__ T weight_scale(T w) {
 // came out of the residual-add LayerNorm forward up to 5.6e-4 off, 3 times the float32 tolerance
 // (check N3, the example's benchmarks/results/runs/n/n3/). The backward sums about the same element.
 // What is left: mean = origin + the combined mean is rounded once at the mean's own magnitude, half
-// an ulp, which weighs on y as much as on the CPU loops' mean (lab P, runs/p/: within 0.30 to 0.59
-// of the tests' float32 tolerance on rows of mean 1000 and spread 1). Subtracting the origin from
-// each element first would remove it for one more add an element (not measured).
+// an ulp, which weighs on y as much as the CPU loops' mean does (lab P of the example's
+// benchmarks/results/runs/p/: within 0.30 to 0.59 of the tests' float32 tolerance on rows of mean
+// 1000 and spread 1). Subtracting the origin from each element first would remove it for one more
+// add an element (not measured).
 template <bool kResidual, typename scalar_t>
 __device__ __forceinline__ at::opmath_type<scalar_t> row_origin(const scalar_t* __restrict__ x,
                                                                 const scalar_t* __restrict__ residual,
