@@ -1,6 +1,7 @@
 """What every family's test suite shares: the devices and dtypes its cases run on, its fixture of
 the operator under test, and the check of a layer trained under DistributedDataParallel."""
 
+import gc
 import os
 from pathlib import Path
 
@@ -82,7 +83,14 @@ def _data_parallel_rank(rank, world, device_type, store, layer, residual_add, mo
         ddp = DistributedDataParallel(model, device_ids=[rank] if device_type == "cuda" else None)
         _train(ddp, [batch.chunk(world)[rank] for batch in batches], device)
         torch.save({name: p.detach().cpu() for name, p in model.named_parameters()}, Path(out) / f"{rank}.pt")
+        del ddp
     finally:
+        # DDP's reducer holds the process group, and DDP lies in a reference cycle (`del` alone does
+        # not free it), so the group and its threads would outlive destroy_process_group until a later
+        # collection or the interpreter's shutdown. A rank of this check once aborted as it exited
+        # ("terminate called without an active exception", CI, 2026-11-28; not reproduced in 30 runs
+        # since): so the reducer goes first, then the group, while the interpreter is whole.
+        gc.collect()
         dist.destroy_process_group()
 
 
