@@ -1250,8 +1250,7 @@ def test_the_sum_is_normalized_as_rounded(spec, device, dtype):
     # The forward normalizes x + residual rounded once to x's dtype: the same output, to the bit, as
     # the forward of residual_out (that rounded sum) with a residual of zeros. (The CPU backward takes
     # its statistics from residual_out with the forward's code, so it then sees what the forward saw.)
-    if not spec.residual_add:
-        pytest.skip("the operator adds no residual")
+    needs_residual_add(spec)
     xs, params, _ = make_inputs(spec, (16, 4099), dtype, device)
     y, residual_out = run(spec, xs, params, spec.default_eps)
     again, _ = run(spec, [residual_out, torch.zeros_like(residual_out)], params, spec.default_eps)
