@@ -166,7 +166,9 @@ struct Row {
     }
     // LayerNorm: one read of the row gives the sums of d = h - shift and of d^2, with shift the row's
     // first element, so that the variance sum(d^2) / N - (sum(d) / N)^2 keeps the digits a mean far
-    // from zero would take (a second pass about the mean cost about a fifth of the forward's time).
+    // from zero would take. (Against two passes, the mean's and then the squared deviations', the
+    // float32 forward took 0.89 to 0.95 of the time in three of four cells of lab cells, 1.47 in the
+    // fourth, a cell that moves from run to run: the example's benchmarks/results/cpu/labs/cells.txt.)
     // Where the first element lies far from the mean against the spread (or the squares overflow),
     // those two terms cancel, and the d's, all of them large, round their sum: the row is then summed
     // again, about the mean so found, and its squared deviations about the mean that gives (kFarShift).
@@ -207,8 +209,8 @@ struct Row {
       mean = shift + d_mean;
       if (!(d_mean * d_mean <= kFarShift * variance) || !std::isfinite(variance)) {  // or an overflow
         // Both sums again: the d's, all far from zero, added up rounding errors of their own size into
-        // the mean (1000 among N(0.5, 4) at N = 300001: float32 y up to 1e-3 off), so the mean is
-        // mended by the sum about the mean they gave, a sum of small terms.
+        // the mean, so the mean is mended by the sum about the mean they gave, a sum of small terms
+        // (test_rows_whose_first_element_lies_far_from_the_others checks the outcome).
         const opmath_t* const h = values;
         const V estimate(mean);
         const V off = accumulate<V::size()>(cols, V(0), [=](int64_t c, auto count, V acc) ROW_NORM_INLINE {

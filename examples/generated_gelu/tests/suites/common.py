@@ -86,8 +86,9 @@ def _data_parallel_rank(rank, world, device_type, store, layer, residual_add, mo
         del ddp
     finally:
         # DDP's reducer holds the process group, and DDP lies in a reference cycle (`del` alone does
-        # not free it), so the group and its threads would outlive destroy_process_group until a later
-        # collection or the interpreter's shutdown. A rank of this check once aborted as it exited
+        # not free it: the example's benchmarks/results/cpu/labs/ddp_cycle.txt), so the group and its
+        # threads would outlive destroy_process_group until a later collection or the interpreter's
+        # shutdown. A rank of this check once aborted as it exited
         # ("terminate called without an active exception", CI, 2026-11-28; not reproduced in 30 runs
         # since): so the reducer goes first, then the group, while the interpreter is whole.
         gc.collect()
