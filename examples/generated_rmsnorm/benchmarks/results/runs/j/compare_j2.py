@@ -23,7 +23,7 @@ for project in ("layer_norm", "fused_add_layer_norm", "rmsnorm"):
         for key in got["old"]:
             us = {v: 1e3 * got[v][key]["device_ms"]["ours"] for v in got}
             pct = {v: got[v][key]["pct_of_copy"]["ours"] for v in got}
-            ratios = "  ".join(f"{us[v] / us['old']:.3f}" for v in ("S", "SA") if v in us)
-            times = " ".join(f"{us[v]:7.1f}" for v in ("old", "S", "SA") if v in us)
-            pcts = " ".join(f"{pct[v]:5.1f}" for v in ("old", "S", "SA") if v in pct)
+            ratios = "  ".join(f"{us[v] / us['old']:.3f}" if v in us else "    -" for v in ("S", "SA"))
+            times = " ".join(f"{us[v]:7.1f}" if v in us else "      -" for v in ("old", "S", "SA"))
+            pcts = " ".join(f"{pct[v]:5.1f}" if v in pct else "    -" for v in ("old", "S", "SA"))
             print(f"round {rnd} {key[0]:9} {key[1]:11} {key[2]:17} {times}   {ratios}   ({pcts})")

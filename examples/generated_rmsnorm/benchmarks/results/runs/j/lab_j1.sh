@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Lab J1 (issue 11), one H200: the forward's statistics of LayerNorm as sums about the row's first
 # element, summed again about the mean where that element lies far from it (ForwardSums; .gpu/j/new:
-# csrc/row_norm/cuda.cuh from branch fwd-sums), against Chan's combination of (count, mean, squared
+# csrc/row_norm/cuda.cuh from j1_new.patch), against Chan's combination of (count, mean, squared
 # deviations) (.gpu/j/old: the renderings of 9ae7143), for LayerNorm, the residual-add LayerNorm and
 # RMSNorm (whose kernels change only in the type they reduce). Builds the three new projects, then the
 # three old ones while the new ones run their CUDA test cases (pytest -k cuda), then lab P's
 # mean_error.py on the new LayerNorm builds, then the benchmarks (eager only, no torch.compile or
-# Liger) new, old, new, old while the call has time. Results tarred into $OUT/res_j1.tgz.
+# Liger) new, old, new, old while the call has time (RMSNorm new, old only). .gpu/: prepare_j.sh. Results tarred into $OUT/res_j1.tgz.
 . "$(dirname "$0")/../call_lib.sh" j1
 J=$X/j
 declare -A OP=([rmsnorm]=rms_norm [layer_norm]=layer_norm [fused_add_layer_norm]=fused_add_layer_norm)

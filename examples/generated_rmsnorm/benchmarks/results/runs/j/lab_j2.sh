@@ -5,8 +5,10 @@
 # .gpu/j2/old (the renderings of 9ae7143), S (ForwardSums in the staged kernel only: S.patch) and
 # SA (S with the staged rows' dynamic shared memory aligned to 128 bytes: SA.patch), for LayerNorm,
 # the residual-add LayerNorm and RMSNorm. Builds the nine projects at once, runs SA's and S's CUDA
-# test cases, then the benchmarks (eager only) at the staged shapes and one control shape,
-# old, S, SA, then again while the call has time. Results tarred into $OUT/res_j2.tgz.
+# test cases, then the benchmarks (eager only) at 1024x65536, 2048x32768 and 512x131072 (rows staged
+# in shared memory where they fit its slices: not the 16-bit rows at 2048x32768, which registers hold,
+# nor the residual-add LayerNorm's float32 rows at 512x131072) and 4096x16384 (registers), old, S,
+# SA, then again while the call has time. .gpu/: prepare_j.sh. Results tarred into $OUT/res_j2.tgz.
 . "$(dirname "$0")/../call_lib.sh" j2
 J=$X/j2
 declare -A OP=([rmsnorm]=rms_norm [layer_norm]=layer_norm [fused_add_layer_norm]=fused_add_layer_norm)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lab J3 (issue 11), one H200: whether LayerNorm's 16-bit forward+backward at 4096 x 16384 takes ~193
 # or ~220 us according to where its tensors lie (modes.py), in trials within a process and across
-# processes, on the renderings of 9ae7143 (.gpu/j3/layer_norm). Results tarred into $OUT/res_j3.tgz.
+# processes, on the renderings of 9ae7143 (.gpu/j3/layer_norm, from prepare_j.sh). Results tarred into
+# $OUT/res_j3.tgz.
 . "$(dirname "$0")/../call_lib.sh" j3
 P=$X/j3/layer_norm
 (cd "$P" && MAX_JOBS=8 FORCE_CUDA=1 timeout 240 python3 setup.py build_ext --inplace > "$R/build.log" 2>&1)

@@ -2,12 +2,13 @@
 and 205-227 us in others, the same build (checks P4, labs J1 and J2). Does the time follow where the
 tensors lie in memory? Usage (in a built LayerNorm project): python3 modes.py DTYPE TRIALS.
 
-Each trial allocates a pad of 0 to 62 MiB first (a different amount each trial), then three sets of
+Each trial allocates a pad of (22 x trial) mod 64 MiB first (none in trial 0), then three sets of
 x and grad_out (rows x cols each, together more than L2, as the benchmark rotates them), the weight
 and bias; captures 2 rounds of forward+backward over the sets (torch.autograd.grad) in a CUDA graph and
 replays it 20 times between CUDA events, and prints the median device time of one forward+backward,
-and of one forward (captured alike), with where the first set's x, grad_out and grad_x lie (their
-addresses modulo 2 MiB, in KiB, and the highest bits of the 2 MiB page).
+and of one forward (captured alike), with where the first set's x and grad_out lie and the grad_x of
+one more call outside the graph (addresses modulo 2 MiB, in KiB, and the 2 MiB block's number: the
+caching allocator gives tensors this large whole 2 MiB blocks, so the offset is 0).
 """
 
 import statistics

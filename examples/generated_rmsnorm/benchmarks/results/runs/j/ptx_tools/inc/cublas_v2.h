@@ -1,0 +1,2 @@
+#pragma once
+typedef struct cublasContext* cublasHandle_t;

@@ -1,0 +1,2 @@
+#pragma once
+typedef struct cusparseContext* cusparseHandle_t;
