@@ -89,8 +89,9 @@ def _data_parallel_rank(rank, world, device_type, store, layer, residual_add, mo
         # not free it: the example's benchmarks/results/cpu/labs/ddp_cycle.txt), so the group and its
         # threads would outlive destroy_process_group until a later collection or the interpreter's
         # shutdown. A rank of this check once aborted as it exited
-        # ("terminate called without an active exception", CI, 2026-11-28; not reproduced in 30 runs
-        # since): so the reducer goes first, then the group, while the interpreter is whole.
+        # ("terminate called without an active exception", CI, 2026-11-28; not reproduced here in 30
+        # runs without this teardown nor in 20 with it, so it is not shown to be what stops that): the
+        # reducer goes first, then the group, while the interpreter is whole.
         gc.collect()
         dist.destroy_process_group()
 
