@@ -1,8 +1,13 @@
 """Call L against main's benchmark records (call P2, the CUDA sources of 3199d30): for each cell of a
 norm's benchmark, ours' device time new over old, ours' % of the copy rate old -> new, the least of
 'vs X, device' over the peers in the new run (below 1: a peer was faster), and the new peak memory.
-Usage: python3 compare_l.py OLD_JSON NEW_JSON. compare_l.txt is its output for the four norms (the
-loop at its head says which files)."""
+Usage: python3 compare_l.py OLD_JSON NEW_JSON. compare_l.txt is its output for the four norms, each
+under a line "== NORM: OLD_JSON -> NEW_JSON" that this loop, run in this folder, printed:
+  R=../..; for n in layer_norm fused_add_layer_norm fused_add_rms_norm; do
+    echo "== $n: $R/norms/$n/bench_$n.json -> l1/$n/bench_$n.json"
+    python3 compare_l.py $R/norms/$n/bench_$n.json l1/$n/bench_$n.json; done
+  echo "== rms_norm: $R/bench_rms_norm.json -> l2/rmsnorm/bench_rms_norm.json"
+  python3 compare_l.py $R/bench_rms_norm.json l2/rmsnorm/bench_rms_norm.json"""
 
 import json
 import sys

@@ -1,7 +1,8 @@
 """One forward+backward case for lab L3's Nsight Compute runs: PROJECT's operator on random inputs
 drawn as the benchmark draws them (x and grad_out standard normal, the weight 1 + 0.1 N(0, 1) and the
 bias 0.1 N(0, 1) in x's dtype), three forward+backward calls, synchronized, then the fourth, which
-ncu profiles (lab_l3.sh skips the first three launches of the kernel it names).
+ncu profiles (lab_l3.sh skips the first nine launches of the kernels it names, the forward, the
+backward and sum_rows_kernel of the first three calls, and profiles the fourth call's three).
 Usage: python3 ncu_case.py PACKAGE OP DTYPE ROWS COLS
 (After the run, for ruff only: the arguments' line split in two; the same behaviour.)"""
 
