@@ -2,8 +2,10 @@
 a forward+backward (torch.autograd.grad), ours and eager (F.layer_norm), interleaved call by call, at
 ROWS x COLS in float32 and bfloat16, on one and two threads. stats_pass_bound.sh runs it on a build
 of the template's loops and on one whose backward takes each row's statistics from its first element
-alone (its `Row` over one column: the pass over the row skipped, the statistics wrong), whose backward
-time bounds from below what any backward that reads x once less could take.
+alone (its `Row` over one column: the pass over the row skipped, the statistics wrong), whose float32
+backward time bounds from below what any backward that reads x once less could take. (Not its
+bfloat16 lines: there the later passes read the rows converted to float by the skipped pass, so that
+build reads x not at all; noted after the run.)
 Usage (in a built LayerNorm project): python3 stats_pass_bound.py ROWS COLS REPEATS"""
 
 import statistics
