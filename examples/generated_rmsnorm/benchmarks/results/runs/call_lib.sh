@@ -27,6 +27,32 @@ pack() {
   tar czf "$t" --warning=no-file-changed -C /tmp "res_$call_name" 2>/dev/null
   if [ $? -le 1 ]; then mv -f "$t" "$OUT/res_$call_name.tgz"; else rm -f "$t"; fi
 }
+# What the calls that build and benchmark the norms' projects share (from call L on; call P2 had its
+# own copy): OP, the operator of each project of `scaffold gpu-bundle`; install_liger, Liger-Kernel
+# from the carried .whl/ into /tmp/site, on PYTHONPATH; build PROJECT [JOBS], in place, its log in
+# R/build_PROJECT.log, failing where the build did; bench PROJECT, its benchmark as gpu_suite.py runs
+# it (JSON, console output and plot in R/PROJECT).
+declare -A OP=([rmsnorm]=rms_norm [layer_norm]=layer_norm [fused_add_rms_norm]=fused_add_rms_norm
+               [fused_add_layer_norm]=fused_add_layer_norm)
+install_liger() {
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+    "$root"/.whl/*.whl > "$R/pip.log" 2>&1
+  echo "liger install exit $?"
+  export PYTHONPATH=/tmp/site
+}
+build() {
+  (cd "$X/$1" && MAX_JOBS=${2:-8} FORCE_CUDA=1 timeout 300 python3 setup.py build_ext --inplace > "$R/build_$1.log" 2>&1)
+  local rc=$?
+  echo "build $1 exit $rc at $(elapsed) s"
+  return $rc
+}
+bench() {
+  local p=$1 op=${OP[$1]}; mkdir -p "$R/$p"
+  (cd "$X/$p" && timeout 240 python3 "benchmarks/bench_$op.py" --json "$R/$p/bench_$op.json" > "$R/$p/benchmark.log" 2>&1
+   echo "bench $p exit $? at $(elapsed) s"
+   python3 -c "import sys; sys.path.insert(0, 'benchmarks'); import gpu_suite; from pathlib import Path
+gpu_suite.plot('$op', Path('$R/$p/bench_$op.json'), Path('$R/$p/bench_$op.png'))" > /dev/null 2>&1)
+}
 [ -f "$X/${2:-.}/commit.txt" ] && cp "$X/${2:-.}/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
 python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.device_count())' > "$R/torch.txt" 2>&1

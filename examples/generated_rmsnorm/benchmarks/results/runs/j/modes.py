@@ -9,12 +9,18 @@ replays it 20 times between CUDA events, and prints the median device time of on
 and of one forward (captured alike), with where the first set's x and grad_out lie and the grad_x of
 one more call outside the graph (addresses modulo 2 MiB, in KiB, and the 2 MiB block's number: the
 caching allocator gives tensors this large whole 2 MiB blocks, so the offset is 0).
+
+(After the run: its CUDA-graph timing moved, the same code, to runs/graph_time.py, which it
+imports; the function was named graph_ms, but gave microseconds.)
 """
 
-import statistics
 import sys
+from pathlib import Path
 
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runs/, for graph_time
+from graph_time import graph_us  # noqa: E402
 
 sys.path.insert(0, "src")
 from example_layer_norm.ops.layer_norm import layer_norm  # noqa: E402
@@ -23,27 +29,6 @@ dtype = getattr(torch, sys.argv[1])
 trials = int(sys.argv[2])
 rows, cols = 4096, 16384
 device = torch.device("cuda")
-
-
-def graph_ms(call, sets, rounds=2, replays=20):
-    for s in sets:
-        call(s)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(rounds):
-            for s in sets:
-                call(s)
-    times = []
-    for _ in range(replays):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / (rounds * len(sets)))
-    del graph
-    return statistics.median(times)
 
 
 def where(t):
@@ -66,8 +51,8 @@ def run(trial: int) -> None:
         with torch.no_grad():
             return layer_norm(s[0], weight, bias)
 
-    fb = graph_ms(both, sets)
-    f = graph_ms(forward, sets)
+    fb = graph_us(both, sets)
+    f = graph_us(forward, sets)
     grad_x = both(sets[0])[0]
     print(
         f"trial {trial} pad {pad_mib:2d} MiB: forward+backward {fb:6.1f} us, forward {f:5.1f} us; "

@@ -7,12 +7,17 @@ Each trial allocates the inputs as modes.py does, then captures the forward+back
 graphs, one after another, each kept alive (so each takes memory of its own for its outputs and
 workspace), timing each after its capture; then times the first graph again. Same inputs in all
 three: if their times differ, the outputs' or the workspace's place matters.
+
+(After the run: its CUDA-graph timing moved, the same code, to runs/graph_time.py, which it imports.)
 """
 
-import statistics
 import sys
+from pathlib import Path
 
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runs/, for graph_time
+from graph_time import capture, replay_us  # noqa: E402
 
 sys.path.insert(0, "src")
 from example_layer_norm.ops.layer_norm import layer_norm  # noqa: E402
@@ -21,28 +26,6 @@ dtype = getattr(torch, sys.argv[1])
 trials = int(sys.argv[2])
 rows, cols = 4096, 16384
 device = torch.device("cuda")
-
-
-def graph_ms_of(call, sets, rounds=2, replays=20, graph=None):
-    """(graph, median us of one call): `call` captured over the sets as in modes.py, or `graph` replayed."""
-    if graph is None:
-        for s in sets:
-            call(s)
-        torch.cuda.synchronize()
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            for _ in range(rounds):
-                for s in sets:
-                    call(s)
-    times = []
-    for _ in range(replays):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / (rounds * len(sets)))
-    return graph, statistics.median(times)
 
 
 def run(trial: int) -> None:
@@ -58,11 +41,12 @@ def run(trial: int) -> None:
         return torch.autograd.grad(y, (x, weight, bias), s[1])
 
     graphs, times = [], []
+    calls = 2 * len(sets)  # graph_time's two rounds over the sets
     for _ in range(3):
-        graph, ms = graph_ms_of(both, sets)
+        graph = capture(both, sets)
         graphs.append(graph)
-        times.append(ms)
-    again = graph_ms_of(None, sets, graph=graphs[0])[1]
+        times.append(replay_us(graph, calls))
+    again = replay_us(graphs[0], calls)
     print(
         f"trial {trial} pad {pad_mib:2d} MiB: forward+backward in graphs 1, 2, 3: "
         f"{', '.join(f'{t:6.1f}' for t in times)} us; graph 1 again {again:6.1f} us",

@@ -12,15 +12,20 @@ same bits with either kernel; then the median device time of one forward+backwar
 CUDA events, for each kernel in turn, three rounds (one, four, one, four, ...).
 
 (After the run, for ruff only: `both` binds `params` as a default argument, and zip is strict; the
-same behaviour.)
+same behaviour. And its CUDA-graph timing moved, the same code, to runs/graph_time.py, which it
+imports.)
 """
 
 import importlib
 import os
 import statistics
 import sys
+from pathlib import Path
 
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runs/, for graph_time
+from graph_time import graph_us  # noqa: E402
 
 sys.path.insert(0, "src")
 package, op = sys.argv[1], sys.argv[2]
@@ -31,27 +36,6 @@ SHAPES = [(1024, 65536), (4096, 16384), (8192, 8192), (32768, 4096), (8192, 4095
 
 def mode(columns: str) -> None:
     os.environ["LAB_SUM_COLUMNS"] = columns  # read by sum_rows at each call (the lab branch only)
-
-
-def graph_us(call, sets, rounds=2, replays=20):
-    for s in sets:
-        call(s)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(rounds):
-            for s in sets:
-                call(s)
-    times = []
-    for _ in range(replays):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end) * 1e3 / (rounds * len(sets)))
-    del graph
-    return statistics.median(times)
 
 
 for dtype in (torch.bfloat16, torch.float32):
