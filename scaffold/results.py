@@ -436,9 +436,13 @@ def cpu_table(results: Path = RESULTS_DIR) -> str:
     bench = _load(next((results / "cpu").glob("bench_*.json")))
     meta = bench["meta"]
     script = f"benchmarks/bench_{meta['op'].split('::')[-1]}.py"
+    # cpu_loops: the instruction set the extension's loops were compiled for (recorded since 2026-11-29),
+    # cpu_capability: the one eager's kernels ran.
+    isa = meta.get("cpu_loops")
+    loops = f"compiled for {'any x86-64 CPU' if isa == 'portable' else isa.upper()}, " if isa else ""
     lines = [
-        f"The example's CPU loops, measured {meta['date'][:10]} on {meta['device_name']} "
-        f"({meta['cpu_capability']}, torch {meta['torch_version']}) by `{script} "
+        f"The example's CPU loops ({loops}eager's kernels {meta['cpu_capability']}), measured {meta['date'][:10]} "
+        f"on {meta['device_name']} (torch {meta['torch_version']}) by `{script} "
         f"--device cpu --threads {' '.join(map(str, meta['cpu_threads']))}`: median time per call; vs eager and vs "
         "torch.compile = their time over ours.",
         "",

@@ -173,8 +173,8 @@ def test_an_sdist_builds_a_wheel_that_says_what_it_needs_and_a_plain_install_pas
     with zipfile.ZipFile(wheel) as archive:
         contents = archive.namelist()
         metadata = archive.read(next(n for n in contents if n.endswith(".dist-info/METADATA"))).decode()
-    # One library: _C_avx2 where this machine has AVX2 (build_config.py), else _C.
-    libraries = [name for name in contents if re.fullmatch(r"fused_bias_activation/_C(_avx2)?\.abi3\.so", name)]
+    # One library: _C_avx512 or _C_avx2 where this machine has AVX512 or AVX2 (build_config.py), else _C.
+    libraries = [name for name in contents if re.fullmatch(r"fused_bias_activation/_C(_avx512|_avx2)?\.abi3\.so", name)]
     assert len(libraries) == 1, contents
     assert any(name.endswith("licenses/LICENSE") for name in contents)
     assert not any(name.startswith(("csrc/", "tests/", "build_config", "doctor", "src/")) for name in contents)

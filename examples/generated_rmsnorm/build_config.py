@@ -36,36 +36,74 @@ def sources(cuda: bool) -> list[Path]:
     return found + sorted(CSRC.glob("*.cu")) if cuda else found
 
 
-# The CPU loops use ATen's CPU vectors (at::vec::Vectorized). On x86-64 they are compiled for AVX2
-# with FMA and F16C (ATen's own AVX2 vectors and SLEEF's vectorized math) where the building machine
-# has them, unless PORTABLE_CPU=1: the library then runs on CPUs with AVX2 only (any x86-64 CPU since
-# about 2015), and its module is named _C_avx2, so that importing it elsewhere fails with a message
-# rather than a crash. PORTABLE_CPU=1 builds _C for any x86-64 CPU, with slower CPU loops.
-AVX2_FLAGS = ["-mavx2", "-mfma", "-mf16c", "-DCPU_CAPABILITY=AVX2", "-DCPU_CAPABILITY_AVX2"]
+# The CPU loops use ATen's CPU vectors (at::vec::Vectorized), compiled for one instruction set: the
+# module's name says which (_C_avx512, _C_avx2, or _C for any x86-64 CPU), and importing it on a CPU
+# without that set fails with a message rather than a crash. CPU_ISA chooses it; unset, the widest
+# that this machine runs and ATen has vectors for: AVX512 (its F, BW, VL and DQ parts, as ATen's own
+# AVX512 kernels need) where the CPU has it, else AVX2 (with FMA and F16C), else none. Eager PyTorch
+# picks the same at run time, so the extension's loops are as wide as those it is measured against;
+# on one core of an AVX512 machine (2026-11-29) LayerNorm's bfloat16 loops took 0.6 times the time of
+# their AVX2 build at 256 x 1024 (the example's benchmarks/results/cpu/README.md). A wheel for other
+# machines: CPU_ISA=avx2 runs on CPUs since about 2015, CPU_ISA=portable (or PORTABLE_CPU=1) on any.
+CPU_ISA_FLAGS = {
+    "avx512": ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma", "-mf16c"],
+    "avx2": ["-mavx2", "-mfma", "-mf16c"],
+    "portable": [],
+}
+# The /proc/cpuinfo flags each instruction set needs.
+CPU_ISA_NEEDS = {
+    "avx512": {"avx512f", "avx512bw", "avx512vl", "avx512dq", "avx2", "fma", "f16c"},
+    "avx2": {"avx2", "fma", "f16c"},
+    "portable": set(),
+}
 
 
-def cpu_has_avx2() -> bool:
-    """Whether this machine's CPU runs AVX2, FMA and F16C (x86-64 only)."""
+def cpu_flags_of_this_machine() -> set[str]:
+    """The CPU's feature flags (/proc/cpuinfo), or none where they cannot be read or it is not x86-64."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
+        return set()
     try:
-        flags = next(
-            line.split(":", 1)[1].split()
+        return next(
+            set(line.split(":", 1)[1].split())
             for line in Path("/proc/cpuinfo").read_text().splitlines()
             if line.startswith("flags")
         )
     except (OSError, StopIteration):
-        return False
-    return {"avx2", "fma", "f16c"} <= set(flags)
+        return set()
+
+
+def cpu_isa() -> str:
+    """The instruction set of the CPU loops: CPU_ISA, or "portable" with PORTABLE_CPU=1, or the widest
+    that this machine runs."""
+    chosen = os.environ.get("CPU_ISA", "").strip().lower()
+    if chosen and chosen not in CPU_ISA_FLAGS:
+        expected = ", ".join(CPU_ISA_FLAGS)
+        raise SystemExit(f"CPU_ISA={chosen!r}: expected one of {expected} (or leave it unset)")
+    if env_flag("PORTABLE_CPU"):
+        if chosen not in ("", "portable"):
+            raise SystemExit(f"PORTABLE_CPU=1 and CPU_ISA={chosen} contradict each other: set one of them")
+        return "portable"
+    if chosen:
+        return chosen
+    flags = cpu_flags_of_this_machine()
+    return next(isa for isa, needs in CPU_ISA_NEEDS.items() if needs <= flags)
 
 
 def cpu_vector_flags() -> list[str]:
-    return [] if env_flag("PORTABLE_CPU") or not cpu_has_avx2() else list(AVX2_FLAGS)
+    """The compiler's flags for the CPU loops' instruction set, and the macros that select ATen's vectors."""
+    isa = cpu_isa()
+    if isa == "portable":
+        return []
+    return [*CPU_ISA_FLAGS[isa], f"-DCPU_CAPABILITY={isa.upper()}", f"-DCPU_CAPABILITY_{isa.upper()}"]
 
 
 def module_name() -> str:
-    """The compiled module's name: _C_avx2 when its CPU loops need AVX2, else _C."""
-    return "_C_avx2" if cpu_vector_flags() else "_C"
+    """The compiled module's name: _C_<instruction set> where its CPU loops need one, else _C."""
+    isa = cpu_isa()
+    return "_C" if isa == "portable" else f"_C_{isa}"
+
+
+MODULE_NAMES = ("_C", *(f"_C_{isa}" for isa in CPU_ISA_FLAGS if isa != "portable"))
 
 
 @functools.cache

@@ -1,5 +1,5 @@
-"""Builds the extension module <package>._C (or _C_avx2, build_config.py says when) from every source in
-csrc/ (build_config.py says which sources and flags; a new operator needs no edit here).
+"""Builds the extension module <package>._C (or _C_avx512, _C_avx2: build_config.py says when) from
+every source in csrc/ (build_config.py says which sources and flags; a new operator needs no edit here).
 
 Environment variables:
     USE_CUDA=0               build the CPU kernels only, even where CUDA is available.
@@ -10,7 +10,8 @@ Environment variables:
     DEBUG=1                  -O0 -g (and -G for device code) instead of optimized code.
     MAX_JOBS                 parallel compile jobs for ninja.
     SKIP_DOCTOR=1            skip the preflight checks (doctor.py) before the build.
-    PORTABLE_CPU=1           compile the CPU loops for any x86-64 CPU, not for AVX2 (build_config.py).
+    CPU_ISA=avx512|avx2|portable  the CPU loops' instruction set (default: the widest this machine runs;
+                             build_config.py). PORTABLE_CPU=1 is CPU_ISA=portable.
     CC, CXX                  the compilers (doctor.py says which the build uses and checks them).
 
 Metadata lives in pyproject.toml; this file describes the extension module and sets what depends on
@@ -57,7 +58,7 @@ def preflight(cuda: bool) -> None:
 
 
 def extension():
-    """The extension module <package>._C (or _C_avx2), and whether it has the CUDA kernels."""
+    """The extension module <package>._C (or _C_avx512, _C_avx2), and whether it has the CUDA kernels."""
     debug = bool(build_config.env_flag("DEBUG"))
     cuda = build_with_cuda()
     cxx = build_config.cxx_flags(debug)
@@ -72,9 +73,9 @@ def extension():
     # setuptools wants source paths relative to this file.
     sources = [str(path.relative_to(build_config.ROOT)) for path in build_config.sources(cuda)]
     name = f"{build_config.PACKAGE}.{build_config.module_name()}"
-    # A library of the other kind (_C or _C_avx2) left in src/ by an earlier in-place build would be
-    # imported instead of this one.
-    other = {"_C", "_C_avx2"} - {build_config.module_name()}
+    # A library of another kind (_C, _C_avx2, _C_avx512) left in src/ by an earlier in-place build
+    # could be imported instead of this one.
+    other = set(build_config.MODULE_NAMES) - {build_config.module_name()}
     for stale in (build_config.ROOT / "src" / build_config.PACKAGE).glob("_C*.so"):
         if stale.name.split(".")[0] in other:
             stale.unlink()

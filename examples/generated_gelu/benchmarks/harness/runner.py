@@ -596,7 +596,8 @@ def main(family: Family, op_name: str, argv: Sequence[str] | None = None) -> Non
         "device_name": timing.device_name(device),
         "torch_version": torch.__version__,
         "cuda_version": torch.version.cuda or "cpu",
-        "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "cpu_capability": torch.backends.cpu.get_cpu_capability(),  # eager's CPU kernels'
+        "cpu_loops": importlib.import_module(PACKAGE).CPU_LOOPS,  # ours (build_config.py)
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "sources_sha256": sources_digest(),
         "op": spec.name,

@@ -1,6 +1,6 @@
 // CPU vectors (ATen's at::vec::Vectorized) for the math helpers of core/math.h, so that operators'
 // formulas compile into vectorized CPU loops. ATen's vectors are those of the instruction set the
-// extension is compiled for: AVX2 where the build machine has it (build_config.py).
+// extension is compiled for: AVX512 or AVX2 where the build machine has it (build_config.py).
 #pragma once
 
 #include <ATen/OpMathType.h>

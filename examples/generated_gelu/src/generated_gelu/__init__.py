@@ -1,7 +1,8 @@
 """Generated GELU: Fused bias + gelu_tanh PyTorch operator with CPU and CUDA kernels.
 
 Importing the package loads the compiled library, which registers the operators with PyTorch:
-``generated_gelu._C`` (``_C_avx2`` where its CPU loops are compiled for AVX2), or with
+``generated_gelu._C`` (``_C_avx512`` or ``_C_avx2`` where its CPU loops are compiled for
+AVX512 or AVX2: ``CPU_LOOPS`` says which), or with
 GENERATED_GELU_JIT=1 the sources of csrc/ compiled just in time. It then imports
 each operator's module in ``generated_gelu.ops``, which adds its fake (torch.compile)
 registrations and its Python API, re-exported here.
@@ -17,18 +18,20 @@ if os.environ.get("GENERATED_GELU_JIT") == "1":
     # Development: compile csrc/ just in time (only what changed) instead of importing the build.
     from ._jit import load_sources
 
-    load_sources()
+    CPU_LOOPS = load_sources()
 else:
     _here = Path(__file__).parent
-    _avx2 = any(_here.glob("_C_avx2*"))  # the CPU loops need AVX2 (build_config.py)
-    if _avx2 and not torch.cpu._is_avx2_supported():
+    # The instruction set the CPU loops were compiled for, from the library's name (build_config.py).
+    CPU_LOOPS = next((isa for isa in ("avx512", "avx2") if any(_here.glob(f"_C_{isa}.*"))), "portable")
+    if CPU_LOOPS != "portable" and not getattr(torch.cpu, f"_is_{CPU_LOOPS}_supported")():
         raise ImportError(
-            f"{__name__} was built with its CPU loops for AVX2, which this CPU lacks: rebuild it here, "
-            "or with PORTABLE_CPU=1 for any x86-64 CPU (`PORTABLE_CPU=1 pip install --no-build-isolation .`)"
+            f"{__name__} was built with its CPU loops for {CPU_LOOPS.upper()}, which this CPU lacks: rebuild "
+            "it here, or for a narrower instruction set (`CPU_ISA=avx2 pip install --no-build-isolation .` "
+            "for CPUs since about 2015, CPU_ISA=portable for any x86-64 CPU)"
         )
     try:
         # Importing the module loads the library, which registers the operators.
-        importlib.import_module(f".{'_C_avx2' if _avx2 else '_C'}", __name__)
+        importlib.import_module("._C" if CPU_LOOPS == "portable" else f"._C_{CPU_LOOPS}", __name__)
     except ImportError as error:
         if any(_here.glob("_C*")):
             raise ImportError(
