@@ -776,6 +776,71 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
             f"{_rendered_from(two_families.with_name('commit.txt'))}; `results/two_families/`) "
             f"ran its CUDA test cases on the GPU machine (`pytest -k cuda`): {summary}.",
         ]
+    cpu = row_norm_cpu_table(results)
+    if cpu:
+        lines += ["", cpu]
+    return "\n".join(lines)
+
+
+def row_norm_cpu_table(results: Path = ROW_NORM_RESULTS_DIR) -> str:
+    """The family's CPU loops against eager and torch.compile: each operator's benchmark on the CPU
+    (results/cpu/bench_<operator>.json, and a second run in results/cpu/repeat/ where there is one)."""
+    runs = [(path, "") for path in sorted((results / "cpu").glob("bench_*.json"))]
+    runs += [(path, ", `repeat/`") for path in sorted((results / "cpu" / "repeat").glob("bench_*.json"))]
+    if not runs:
+        return ""
+    metas = [_load(path)["meta"] for path, _ in runs]
+    # RMSNorm, then with the residual add, then LayerNorm (and so on); a repeat after its first run.
+    order = sorted(
+        range(len(runs)),
+        key=lambda i: (
+            metas[i]["norm"] != "rms_norm",
+            metas[i]["norm"],
+            bool(metas[i].get("residual_add")),
+            runs[i][1],
+        ),
+    )
+    runs, metas = [runs[i] for i in order], [metas[i] for i in order]
+    machine = sorted(
+        {
+            f"{m['device_name']} ("
+            + (
+                f"loops compiled for {m['cpu_loops'].upper()}"
+                if m.get("cpu_loops")
+                else "loops' instruction set not recorded"
+            )
+            + f", eager's kernels {m['cpu_capability']}; torch {m['torch_version']})"
+            for m in metas
+        }
+    )
+    dates = sorted({m["date"][:10] for m in metas})
+    lines = [
+        f"On the CPU (`results/cpu/`, {', '.join(dates)}, {' and '.join(machine)}): "
+        "`benchmarks/bench_<operator>.py --device cpu --threads 1 2`, float32, bfloat16 and float16, the "
+        "default CPU shapes, forward and forward+backward, per call; vs X = X's time over ours.",
+        "",
+        "| operator | vs eager | cells slower than eager | vs torch.compile | cells slower than torch.compile |",
+        "|---|---|---|---|---|",
+    ]
+    slower = []
+    for (path, label), meta in zip(runs, metas, strict=True):
+        rows = _load(path)["results"]
+        title = _NORM_TITLES.get(meta["norm"], meta["norm"])
+        title = (f"residual add + {title}" if meta.get("residual_add") else title) + label
+        cells = []
+        for peer in ("eager", "compile"):
+            values = [row["speedup"][peer] for row in rows if row["speedup"].get(peer) is not None]
+            below = sum(value < 1 for value in values)
+            cells += [f"{_times(min(values))}-{_times(max(values))}", f"{below} of {len(values)}"]
+        lines.append(f"| {title} | " + " | ".join(cells) + " |")
+        slower += [
+            f"{title}: {row['dtype']} {_shape(row)} {row['pass']}, {row['threads']} thread"
+            f"{'s' if row['threads'] > 1 else ''}, {row['speedup']['eager']:.3f}x"
+            for row in rows
+            if row["speedup"]["eager"] < 1
+        ]
+    if slower:
+        lines += ["", "Slower than eager: " + "; ".join(slower) + "."]
     return "\n".join(lines)
 
 

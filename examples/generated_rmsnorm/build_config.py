@@ -41,10 +41,11 @@ def sources(cuda: bool) -> list[Path]:
 # without that set fails with a message rather than a crash. CPU_ISA chooses it; unset, the widest
 # that this machine runs and ATen has vectors for: AVX512 (its F, BW, VL and DQ parts, as ATen's own
 # AVX512 kernels need) where the CPU has it, else AVX2 (with FMA and F16C), else none. Eager PyTorch
-# picks the same at run time, so the extension's loops are as wide as those it is measured against;
-# on one core of an AVX512 machine (2026-11-29) LayerNorm's bfloat16 loops took 0.6 times the time of
-# their AVX2 build at 256 x 1024 (the example's benchmarks/results/cpu/README.md). A wheel for other
-# machines: CPU_ISA=avx2 runs on CPUs since about 2015, CPU_ISA=portable (or PORTABLE_CPU=1) on any.
+# picks the same at run time, so the extension's loops are as wide as those it is measured against.
+# On an AVX512 machine (2026-11-29, lab instruction_sets in the RMSNorm example's
+# benchmarks/results/cpu/labs/), LayerNorm's bfloat16 loops at 256 x 1024 took 0.56 to 0.66 times
+# the time of their AVX2 build. A wheel for other machines: CPU_ISA=avx2 runs on CPUs since about
+# 2015, CPU_ISA=portable (or PORTABLE_CPU=1) on any.
 CPU_ISA_FLAGS = {
     "avx512": ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma", "-mf16c"],
     "avx2": ["-mavx2", "-mfma", "-mf16c"],
