@@ -157,6 +157,27 @@ struct Row {
     }
   };
 
+  // The shift of the row's sums (LayerNorm; 0 for RMSNorm): h's first element as rounded to scalar_t,
+  // as the backward, which gets the rounded sum of x and residual, sees it.
+  static opmath_t shift_of(const scalar_t* x, const scalar_t* residual) {
+    if constexpr (kCentered) {
+      return residual == nullptr ? static_cast<opmath_t>(x[0])
+                                 : static_cast<opmath_t>(static_cast<scalar_t>(
+                                       static_cast<opmath_t>(x[0]) + static_cast<opmath_t>(residual[0])));
+    } else {
+      return 0;
+    }
+  }
+
+  // Adds a step of h, loaded as a and b (b unused without conversion; lanes past `count` zeros), to acc.
+  template <typename Count>
+  ROW_NORM_INLINE static void add_step(Sums& acc, const V& a, const V& b, const V& shift, Count count) {
+    acc.template add<kCentered>(a, shift, count);
+    if constexpr (L::kConverted) acc.template add<kCentered>(b, shift, count - V::size());
+  }
+
+  Row() = default;  // for a caller that takes the sums itself (add_step, then settle)
+
   Row(const scalar_t* x, int64_t cols, opmath_t* buffer, double eps, const scalar_t* residual = nullptr,
       scalar_t* sum = nullptr) {
     if constexpr (L::kConverted) {
@@ -169,17 +190,8 @@ struct Row {
     // from zero would take. (Against two passes, the mean's and then the squared deviations', the
     // float32 forward took 0.89 to 0.95 of the time in three of four cells of lab cells, 1.47 in the
     // fourth, a cell that moves from run to run: the example's benchmarks/results/cpu/labs/cells.txt.)
-    // Where the first element lies far from the mean against the spread (or the squares overflow),
-    // those two terms cancel, and the d's, all of them large, round their sum: the row is then summed
-    // again, about the mean so found, and its squared deviations about the mean that gives (kFarShift).
-    // The shift is h's first element as rounded to scalar_t, as the backward, which gets the rounded
-    // sum of x and residual, sees it: the same statistics, to the bit, in the forward and the backward.
-    opmath_t shift = 0;
-    if constexpr (kCentered) {
-      shift = residual == nullptr ? static_cast<opmath_t>(x[0])
-                                  : static_cast<opmath_t>(static_cast<scalar_t>(
-                                        static_cast<opmath_t>(x[0]) + static_cast<opmath_t>(residual[0])));
-    }
+    // Where the first element lies far from the mean against the spread, settle sums the row again.
+    const opmath_t shift = shift_of(x, residual);
     const V s(shift);
     const Sums total =
         accumulate<L::kStep>(cols, Sums{V(0), V(0)}, [=](int64_t c, auto count, Sums acc) ROW_NORM_INLINE {
@@ -197,17 +209,27 @@ struct Row {
             a.store(buffer + c, std::min<int64_t>(V::size(), count));
             if (count > V::size()) b.store(buffer + c + V::size(), count - V::size());
           }
-          acc.template add<kCentered>(a, s, count);
-          if constexpr (L::kConverted) acc.template add<kCentered>(b, s, count - V::size());
+          add_step(acc, a, b, s, count);
           return acc;
         });
+    settle(total, shift, cols, eps);
+  }
+
+  // mean and rstd from the row's sums about `shift` (accumulate's of add_step), with `values` set.
+  // Where the shift lies far from the mean against the spread (or the squares overflow), those two
+  // terms cancel, and the d's, all of them large, round their sum: the row is then summed again, about
+  // the mean so found, and its squared deviations about the mean that gives (kFarShift); returns
+  // whether it was.
+  bool settle(const Sums& total, opmath_t shift, int64_t cols, double eps) {
     const opmath_t n = static_cast<opmath_t>(cols);
     opmath_t variance = lane_sum(total.squares) / n;
+    bool far = false;
     if constexpr (kCentered) {
       const opmath_t d_mean = lane_sum(total.sum) / n;
       variance = std::max(variance - d_mean * d_mean, opmath_t(0));
       mean = shift + d_mean;
-      if (!(d_mean * d_mean <= kFarShift * variance) || !std::isfinite(variance)) {  // or an overflow
+      far = !(d_mean * d_mean <= kFarShift * variance) || !std::isfinite(variance);  // or an overflow
+      if (far) {
         // Both sums again: the d's, all far from zero, added up rounding errors of their own size into
         // the mean, so the mean is mended by the sum about the mean they gave, a sum of small terms
         // (test_rows_whose_first_element_lies_far_from_the_others checks the outcome).
@@ -230,6 +252,7 @@ struct Row {
       }
     }
     rstd = opmath_t(1) / std::sqrt(variance + static_cast<opmath_t>(eps));
+    return far;
   }
 
   // x_hat = (h - mean) * rstd (RMSNorm: h * rstd), the mean subtracted first: h * rstd - mean * rstd
@@ -289,16 +312,37 @@ void forward_loop(const at::Tensor& x_t, const at::Tensor& residual_t, const at:
   });
 }
 
-// The two row sums of the backward: of x_hat * w dy, and (LayerNorm) of w dy.
+// The two row sums of the backward: of d * w dy (d = h - shift, or after settle's second sums x_hat),
+// and (LayerNorm) of w dy.
 template <typename V>
 struct BackwardSums {
   V dot, wdy;
   BackwardSums operator+(const BackwardSums& other) const { return {dot + other.dot, wdy + other.wdy}; }
 };
 
+// What the backward's one read of a row sums: the row's statistics' sums (Row::Sums, taken in the
+// forward's order, so to the same bits) and the formula's (BackwardSums).
+template <typename Sums, typename V>
+struct RowAndBackwardSums {
+  Sums stats;
+  BackwardSums<V> grads;
+  RowAndBackwardSums operator+(const RowAndBackwardSums& other) const {
+    return {stats + other.stats, grads + other.grads};
+  }
+};
+
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) for LayerNorm, without the
 // mean(w dy) term for RMSNorm, with x_hat = (x - mean) * rstd, plus grad_residual_out where given;
 // grad_weight = sum over the rows of dy * x_hat; grad_bias = sum over the rows of dy.
+//
+// Two passes over each row, as the CUDA kernels make: the first reads x and dy once for the row's
+// statistics (the forward's sums, see Row) and the formula's sums, all about the row's shift:
+// mean(x_hat * w dy) = rstd * (sum(d w dy) - mean(d) * sum(w dy)) / N; the second writes grad_x and
+// adds dy * x_hat (and dy) into the chunk's row of partial sums. (Before, a pass for the statistics,
+// one for the formula's sums and the partial sums, one for grad_x: LayerNorm's float32 forward+backward
+// at 4096 x 4096 then gave eager's time over ours 0.983 to 0.996, and 1.023 to 1.036 with two
+// passes: lab two_pass_backward in the example's benchmarks/results/cpu/labs/.) A row whose shift
+// lies far from its mean (Row::settle) takes the formula's sums again about the mean.
 template <template <typename> class Norm, typename scalar_t>
 void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual_out_t, const at::Tensor& x_t,
                    const at::Tensor& weight_t, double eps, const at::Tensor& grad_x_t,
@@ -307,6 +351,7 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
   using L = typename R::L;
   using V = typename R::V;
   using opmath_t = typename R::opmath_t;
+  using Both = RowAndBackwardSums<typename R::Sums, V>;
   constexpr bool kCentered = R::kCentered;
   const bool with_bias = grad_bias_t.defined();
   const int64_t cols = x_t.size(-1);
@@ -331,7 +376,8 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
   opmath_t* partial_bias = partial_weight + chunks * cols;
 
   at::parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
-    // dy as opmath_t: grad_out itself where its dtype is opmath_t, else converted into dy_converted.
+    // x and dy as opmath_t: the tensors themselves where their dtype is opmath_t, else converted into
+    // buffer and dy_converted by the first pass.
     at::Tensor allocated_row, allocated_grad_row;
     opmath_t* const buffer = L::kConverted ? scratch<Scratch::kRow, opmath_t>(cols, allocated_row) : nullptr;
     opmath_t* const dy_converted =
@@ -343,56 +389,86 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
       for (int64_t r = chunk * rows_per_chunk; r < row_end; ++r) {
         const int64_t offset = r * cols;
         const bool first = r == chunk * rows_per_chunk;
-        const R row(x + offset, cols, buffer, eps);
-        const V rstd(row.rstd), mean(row.mean);
+        const scalar_t* const x_row = x + offset;
+        const scalar_t* const dy_row = grad_out + offset;
+        R row;
         const opmath_t* dy = nullptr;
         if constexpr (L::kConverted) {
+          row.values = buffer;
           dy = dy_converted;
         } else {
-          dy = grad_out + offset;
+          row.values = x_row;
+          dy = dy_row;
         }
-        const BackwardSums<V> zero{V(0), V(0)};
-        const BackwardSums<V> sums =
-            accumulate<L::kStep>(cols, zero, [=](int64_t c, auto count, BackwardSums<V> acc) ROW_NORM_INLINE {
-              V g[2];
-              L::load(grad_out + offset + c, count, g[0], g[1]);  // lanes past `count` are zeros
+        const opmath_t shift = R::shift_of(x_row, nullptr);
+        const V s(shift);
+        const Both zero{typename R::Sums{V(0), V(0)}, BackwardSums<V>{V(0), V(0)}};
+        const Both sums =
+            accumulate<L::kStep>(cols, zero, [=](int64_t c, auto count, Both acc) ROW_NORM_INLINE {
+              V h[2], g[2];
+              L::load(x_row + c, count, h[0], h[1]);  // lanes past `count` are zeros
+              L::load(dy_row + c, count, g[0], g[1]);
               if constexpr (L::kConverted) {
+                h[0].store(buffer + c, std::min<int64_t>(V::size(), count));
                 g[0].store(dy_converted + c, std::min<int64_t>(V::size(), count));
-                if (count > V::size()) g[1].store(dy_converted + c + V::size(), count - V::size());
-              }
-              for_each_part<V>(c, count, [&](int part, int64_t at, int64_t n) ROW_NORM_INLINE {
-                const V x_hat = R::normalize(V::loadu(row.values + at, n), mean, rstd);
-                const V wdy = g[part] * V::loadu(weight + at, n);
-                acc.dot = at::vec::fmadd(x_hat, wdy, acc.dot);
-                if constexpr (kCentered) acc.wdy = acc.wdy + wdy;
-                if (first) {
-                  (g[part] * x_hat).store(acc_w + at, n);
-                  if (with_bias) g[part].store(acc_b + at, n);
-                } else {
-                  at::vec::fmadd(g[part], x_hat, V::loadu(acc_w + at, n)).store(acc_w + at, n);
-                  if (with_bias) (V::loadu(acc_b + at, n) + g[part]).store(acc_b + at, n);
+                if (count > V::size()) {
+                  h[1].store(buffer + c + V::size(), count - V::size());
+                  g[1].store(dy_converted + c + V::size(), count - V::size());
                 }
+              }
+              R::add_step(acc.stats, h[0], h[1], s, count);
+              for_each_part<V>(c, count, [&](int part, int64_t at, int64_t n) ROW_NORM_INLINE {
+                const V wdy = g[part] * V::loadu(weight + at, n);  // zeros past n, where dy's are
+                acc.grads.dot = at::vec::fmadd(kCentered ? h[part] - s : h[part], wdy, acc.grads.dot);
+                if constexpr (kCentered) acc.grads.wdy = acc.grads.wdy + wdy;
               });
               return acc;
             });
-        // grad_x = (w dy - c2 - x_hat * c1) * rstd = rstd * w dy + per_x_hat * x_hat + constant
+        const bool far = row.settle(sums.stats, shift, cols, eps);
+        const V rstd(row.rstd), mean(row.mean);
         const opmath_t n_cols = static_cast<opmath_t>(cols);
-        const opmath_t c1 = lane_sum(sums.dot) / n_cols;
-        const opmath_t c2 = kCentered ? lane_sum(sums.wdy) / n_cols : opmath_t(0);
+        opmath_t c1, c2;  // mean(x_hat * w dy), mean(w dy)
+        if (!far) {
+          const opmath_t d_mean = kCentered ? lane_sum(sums.stats.sum) / n_cols : opmath_t(0);
+          const opmath_t wdy_sum = kCentered ? lane_sum(sums.grads.wdy) : opmath_t(0);
+          c1 = row.rstd * (lane_sum(sums.grads.dot) - d_mean * wdy_sum) / n_cols;
+          c2 = wdy_sum / n_cols;
+        } else {
+          // About the mean that settle found: the shift's sums lost the digits its own did.
+          const opmath_t* const h = row.values;
+          const BackwardSums<V> again = accumulate<V::size()>(
+              cols, zero.grads, [=](int64_t c, auto count, BackwardSums<V> acc) ROW_NORM_INLINE {
+                const V wdy = V::loadu(dy + c, count) * V::loadu(weight + c, count);  // zeros past count
+                acc.dot = at::vec::fmadd(R::normalize(V::loadu(h + c, count), mean, rstd), wdy, acc.dot);
+                acc.wdy = acc.wdy + wdy;
+                return acc;
+              });
+          c1 = lane_sum(again.dot) / n_cols;
+          c2 = lane_sum(again.wdy) / n_cols;
+        }
+        // grad_x = (w dy - c2 - x_hat * c1) * rstd = rstd * w dy + per_x_hat * x_hat + constant
         const V per_x_hat(-row.rstd * c1), constant(-row.rstd * c2);
         scalar_t* grad_x_row = grad_x + offset;
         for_each_step<L::kStep>(cols, [=](int64_t c, auto count) ROW_NORM_INLINE {
           V out[2] = {V(0), V(0)};
           for_each_part<V>(c, count, [&](int part, int64_t at, int64_t n) ROW_NORM_INLINE {
-            const V wdy = V::loadu(dy + at, n) * V::loadu(weight + at, n);
+            const V g = V::loadu(dy + at, n);
             const V x_hat = R::normalize(V::loadu(row.values + at, n), mean, rstd);
-            out[part] = at::vec::fmadd(rstd, wdy, at::vec::fmadd(per_x_hat, x_hat, constant));
+            out[part] = at::vec::fmadd(rstd, g * V::loadu(weight + at, n),
+                                       at::vec::fmadd(per_x_hat, x_hat, constant));
+            if (first) {
+              (g * x_hat).store(acc_w + at, n);
+              if (with_bias) g.store(acc_b + at, n);
+            } else {
+              at::vec::fmadd(g, x_hat, V::loadu(acc_w + at, n)).store(acc_w + at, n);
+              if (with_bias) (V::loadu(acc_b + at, n) + g).store(acc_b + at, n);
+            }
           });
           if (grad_residual_out != nullptr) {
-            V g[2];
-            L::load(grad_residual_out + offset + c, count, g[0], g[1]);
-            out[0] = out[0] + g[0];
-            if constexpr (L::kConverted) out[1] = out[1] + g[1];
+            V gr[2];
+            L::load(grad_residual_out + offset + c, count, gr[0], gr[1]);
+            out[0] = out[0] + gr[0];
+            if constexpr (L::kConverted) out[1] = out[1] + gr[1];
           }
           L::store(grad_x_row + c, count, out[0], out[1]);
         });
