@@ -165,13 +165,30 @@ def test_a_library_for_an_instruction_set_the_cpu_lacks_is_refused_on_import(ren
     )
     lacking = subprocess.run([sys.executable, "-c", script, "no"], cwd=project_dir, capture_output=True, text=True)
     assert lacking.returncode != 0
-    assert f"built with its CPU loops for {isa.upper()}, which this CPU lacks" in lacking.stderr
+    assert f"CPU loops are built for {isa.upper()}, which this CPU lacks" in lacking.stderr
     assert "CPU_ISA=avx2" in lacking.stderr and "CPU_ISA=portable" in lacking.stderr
     having = subprocess.run([sys.executable, "-c", script, "yes"], cwd=project_dir, capture_output=True, text=True)
     # Past the check, the stand-in itself is loaded (and is no library).
     assert (
         having.returncode != 0 and f"_C_{isa}.abi3.so" in having.stderr and "which this CPU lacks" not in having.stderr
     )
+
+
+def test_a_jit_build_for_an_instruction_set_the_cpu_lacks_is_refused_before_it_compiles(render_project):
+    """With <PACKAGE>_JIT=1 the package compiles csrc/ for CPU_ISA (or this machine's set): where torch
+    says the CPU lacks it, the import stops with the message before compiling anything."""
+    project_dir = render_project(activation="relu")
+    script = (
+        "import sys, torch\n"
+        "torch.cpu._is_avx512_supported = lambda: False\n"
+        "sys.path.insert(0, 'src')\n"
+        "import fused_bias_activation\n"
+    )
+    env = {**os.environ, "FUSED_BIAS_ACTIVATION_JIT": "1", "CPU_ISA": "avx512", "USE_CUDA": "0"}
+    result = subprocess.run([sys.executable, "-c", script], cwd=project_dir, env=env, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "CPU loops are built for AVX512, which this CPU lacks" in result.stderr, result.stderr[-2000:]
+    assert not (project_dir / "build").exists()  # nothing compiled
 
 
 def test_the_jit_build_compiles_the_same_sources_and_rebuilds_only_what_changed(tmp_path):

@@ -27,9 +27,13 @@ def _build_config():
     return module
 
 
-def load_sources(verbose: bool = False) -> str:
-    """Compile (if changed) and load the extension's library, which registers the operators; returns
-    the instruction set its CPU loops were compiled for (build_config.cpu_isa)."""
+def cpu_isa() -> str:
+    """The CPU loops' instruction set (build_config.cpu_isa: CPU_ISA, or this machine's)."""
+    return _build_config().cpu_isa()
+
+
+def load_sources(verbose: bool = False) -> None:
+    """Compile (if changed) and load the extension's library, which registers the operators."""
     config = _build_config()
     cuda = torch.version.cuda is not None and cpp_extension.CUDA_HOME is not None
     cuda = cuda and config.env_flag("USE_CUDA") is not False
@@ -49,4 +53,3 @@ def load_sources(verbose: bool = False) -> str:
         is_python_module=False,
         verbose=verbose,
     )
-    return config.cpu_isa()

@@ -16,19 +16,22 @@ import torch  # first: the library links against torch's, which this import load
 
 if os.environ.get("GENERATED_RMSNORM_JIT") == "1":
     # Development: compile csrc/ just in time (only what changed) instead of importing the build.
-    from ._jit import load_sources
+    from ._jit import cpu_isa, load_sources
 
-    CPU_LOOPS = load_sources()
+    CPU_LOOPS = cpu_isa()  # the instruction set the CPU loops are compiled for (build_config.py)
 else:
     _here = Path(__file__).parent
-    # The instruction set the CPU loops were compiled for, from the library's name (build_config.py).
+    # The set the CPU loops were compiled for, from the library's name (build_config.py).
     CPU_LOOPS = next((isa for isa in ("avx512", "avx2") if any(_here.glob(f"_C_{isa}.*"))), "portable")
-    if CPU_LOOPS != "portable" and not getattr(torch.cpu, f"_is_{CPU_LOOPS}_supported")():
-        raise ImportError(
-            f"{__name__} was built with its CPU loops for {CPU_LOOPS.upper()}, which this CPU lacks: rebuild "
-            "it here, or for a narrower instruction set (`CPU_ISA=avx2 pip install --no-build-isolation .` "
-            "for CPUs since about 2015, CPU_ISA=portable for any x86-64 CPU)"
-        )
+if CPU_LOOPS != "portable" and not getattr(torch.cpu, f"_is_{CPU_LOOPS}_supported")():
+    raise ImportError(
+        f"{__name__}'s CPU loops are built for {CPU_LOOPS.upper()}, which this CPU lacks: rebuild them "
+        "here with CPU_ISA unset (`pip install --no-build-isolation .`), or for a narrower instruction "
+        "set, CPU_ISA=avx2 (CPUs since about 2015) or CPU_ISA=portable (any x86-64 CPU)"
+    )
+if os.environ.get("GENERATED_RMSNORM_JIT") == "1":
+    load_sources()
+else:
     try:
         # Importing the module loads the library, which registers the operators.
         importlib.import_module("._C" if CPU_LOOPS == "portable" else f"._C_{CPU_LOOPS}", __name__)
