@@ -431,6 +431,11 @@ def jit_line(results: Path = RESULTS_DIR) -> str:
     return "Just-in-time build (`benchmarks/jit_rebuild.py`, a fresh process each time): " + "; ".join(parts) + "."
 
 
+def _isa_name(isa: str) -> str:
+    """The CPU loops' instruction set as a record's meta.cpu_loops names it, in words."""
+    return "any CPU (portable)" if isa == "portable" else isa.upper()
+
+
 def cpu_table(results: Path = RESULTS_DIR) -> str:
     """The example's CPU loops against eager and torch.compile, per thread count (benchmarks/bench_<op>.py)."""
     bench = _load(next((results / "cpu").glob("bench_*.json")))
@@ -438,8 +443,7 @@ def cpu_table(results: Path = RESULTS_DIR) -> str:
     script = f"benchmarks/bench_{meta['op'].split('::')[-1]}.py"
     # cpu_loops: the instruction set the extension's loops were compiled for (recorded since 2026-11-29),
     # cpu_capability: the one eager's kernels ran.
-    isa = meta.get("cpu_loops")
-    loops = f"compiled for {'any x86-64 CPU' if isa == 'portable' else isa.upper()}, " if isa else ""
+    loops = f"compiled for {_isa_name(meta['cpu_loops'])}, " if meta.get("cpu_loops") else ""
     lines = [
         f"The example's CPU loops ({loops}eager's kernels {meta['cpu_capability']}), measured {meta['date'][:10]} "
         f"on {meta['device_name']} (torch {meta['torch_version']}) by `{script} "
@@ -805,7 +809,7 @@ def row_norm_cpu_table(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         {
             f"{m['device_name']} ("
             + (
-                f"loops compiled for {m['cpu_loops'].upper()}"
+                f"loops compiled for {_isa_name(m['cpu_loops'])}"
                 if m.get("cpu_loops")
                 else "loops' instruction set not recorded"
             )
@@ -835,9 +839,9 @@ def row_norm_cpu_table(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         lines.append(f"| {title} | " + " | ".join(cells) + " |")
         slower += [
             f"{title}: {row['dtype']} {_shape(row)} {row['pass']}, {row['threads']} thread"
-            f"{'s' if row['threads'] > 1 else ''}, {row['speedup']['eager']:.3f}x"
+            f"{'s' if row['threads'] > 1 else ''}, {row['speedup']['eager']:.4f}x"
             for row in rows
-            if row["speedup"]["eager"] < 1
+            if row["speedup"].get("eager") is not None and row["speedup"]["eager"] < 1
         ]
     if slower:
         lines += ["", "Slower than eager: " + "; ".join(slower) + "."]

@@ -20,6 +20,7 @@ the build: the version's local label and the torch requirement (build_config.py 
 
 import os
 import sys
+from pathlib import Path
 
 import torch
 from setuptools import setup
@@ -73,12 +74,6 @@ def extension():
     # setuptools wants source paths relative to this file.
     sources = [str(path.relative_to(build_config.ROOT)) for path in build_config.sources(cuda)]
     name = f"{build_config.PACKAGE}.{build_config.module_name()}"
-    # A library of another kind (_C, _C_avx2, _C_avx512) left in src/ by an earlier in-place build
-    # could be imported instead of this one.
-    other = set(build_config.MODULE_NAMES) - {build_config.module_name()}
-    for stale in (build_config.ROOT / "src" / build_config.PACKAGE).glob("_C*.so"):
-        if stale.name.split(".")[0] in other:
-            stale.unlink()
     if not cuda:
         preflight(cuda=False)
         print(f"{build_config.PACKAGE}: building the CPU kernels only")
@@ -93,11 +88,34 @@ def extension():
     return CUDAExtension(name, sources, **options), True
 
 
-module, cuda = extension()
+class BuildOneLibrary(BuildExtension):
+    """torch's BuildExtension, which first removes the libraries of the other instruction sets (_C,
+    _C_avx2, _C_avx512: build_config.py) that earlier builds left where this one's goes: in the build
+    folder, which a wheel takes whole, and, building in place (or editable), in src/<package>/, from
+    which the package would import the wrong one."""
+
+    def run(self):
+        other = set(build_config.MODULE_NAMES) - {build_config.module_name()}
+        folders = [Path(self.build_lib) / build_config.PACKAGE]
+        if self.inplace:
+            folders.append(build_config.ROOT / "src" / build_config.PACKAGE)
+        for folder in folders:
+            for stale in folder.glob("_C*.so"):
+                if stale.name.split(".")[0] in other:
+                    stale.unlink()
+        super().run()
+
+
+try:
+    module, cuda = extension()
+    cuda_version = torch.version.cuda if cuda else None
+    version = build_config.wheel_version(torch.__version__, cuda_version, build_config.cpu_isa())
+except ValueError as error:  # build_config's refusals (CPU_ISA)
+    raise SystemExit(str(error)) from None
 setup(
-    version=build_config.wheel_version(torch.__version__, torch.version.cuda if cuda else None),
+    version=version,
     install_requires=[build_config.torch_requirement(torch.__version__)],
     ext_modules=[module],
-    cmdclass={"build_ext": BuildExtension},
+    cmdclass={"build_ext": BuildOneLibrary},
     options={"bdist_wheel": {"py_limited_api": "cp310"}},
 )

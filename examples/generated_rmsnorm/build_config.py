@@ -37,22 +37,18 @@ def sources(cuda: bool) -> list[Path]:
 
 
 # The CPU loops use ATen's CPU vectors (at::vec::Vectorized), compiled for one instruction set: the
-# module's name says which (_C_avx512, _C_avx2, or _C for any x86-64 CPU), and importing it on a CPU
-# without that set fails with a message rather than a crash. CPU_ISA chooses it; unset, the widest
-# that this machine runs and ATen has vectors for: AVX512 (its F, BW, VL and DQ parts, as ATen's own
-# AVX512 kernels need) where the CPU has it, else AVX2 (with FMA and F16C), else none. Eager PyTorch
-# picks the same at run time, so the extension's loops are as wide as those it is measured against.
-# On an AVX512 machine (2026-11-29, lab instruction_sets in the RMSNorm example's
+# module's name says which (_C_avx512, _C_avx2, or _C for any CPU), as does the wheel's version label,
+# and importing it on a CPU without that set fails with a message rather than a crash. CPU_ISA
+# chooses it; unset, the widest that this machine runs and ATen has vectors for: AVX512 (its F, BW,
+# VL and DQ parts, as ATen's own AVX512 kernels need) where the CPU has it, else AVX2 (with FMA and
+# F16C), else none (read from /proc/cpuinfo: on Linux; elsewhere, and on other architectures, none).
+# Eager PyTorch picks the same at run time, so the extension's loops are as wide as those it is
+# measured against. On an AVX512 machine (2026-11-29, lab instruction_sets in the RMSNorm example's
 # benchmarks/results/cpu/labs/), LayerNorm's bfloat16 loops at 256 x 1024 took 0.56 to 0.66 times
-# the time of their AVX2 build. A wheel for other machines: CPU_ISA=avx2 runs on CPUs since about
-# 2015, CPU_ISA=portable (or PORTABLE_CPU=1) on any.
-# -Wno-maybe-uninitialized: GCC before 13 warns, falsely, on every use of its own AVX512 headers'
-# _mm512_undefined_* (GCC bug 105593), about two hundred times in a norm's build with GCC 12.
+# the time of their AVX2 build. A wheel for other machines: CPU_ISA=avx2 runs on x86-64 CPUs since
+# about 2015, CPU_ISA=portable (or PORTABLE_CPU=1) on any.
 CPU_ISA_FLAGS = {
-    "avx512": [
-        *("-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma", "-mf16c"),
-        "-Wno-maybe-uninitialized",
-    ],
+    "avx512": ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma", "-mf16c"],
     "avx2": ["-mavx2", "-mfma", "-mf16c"],
     "portable": [],
 }
@@ -64,9 +60,13 @@ CPU_ISA_NEEDS = {
 }
 
 
+def is_x86_64() -> bool:
+    return platform.machine().lower() in ("x86_64", "amd64")
+
+
 def cpu_flags_of_this_machine() -> set[str]:
     """The CPU's feature flags (/proc/cpuinfo), or none where they cannot be read or it is not x86-64."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
+    if not is_x86_64():
         return set()
     try:
         return next(
@@ -80,15 +80,18 @@ def cpu_flags_of_this_machine() -> set[str]:
 
 def cpu_isa() -> str:
     """The instruction set of the CPU loops: CPU_ISA, or "portable" with PORTABLE_CPU=1, or the widest
-    that this machine runs."""
+    that this machine runs. ValueError for a CPU_ISA that is unknown, contradicts PORTABLE_CPU, or is an
+    x86-64 set on another architecture."""
     chosen = os.environ.get("CPU_ISA", "").strip().lower()
     if chosen and chosen not in CPU_ISA_FLAGS:
         expected = ", ".join(CPU_ISA_FLAGS)
-        raise SystemExit(f"CPU_ISA={chosen!r}: expected one of {expected} (or leave it unset)")
+        raise ValueError(f"CPU_ISA={chosen!r}: expected one of {expected} (or leave it unset)")
     if env_flag("PORTABLE_CPU"):
         if chosen not in ("", "portable"):
-            raise SystemExit(f"PORTABLE_CPU=1 and CPU_ISA={chosen} contradict each other: set one of them")
+            raise ValueError(f"PORTABLE_CPU=1 and CPU_ISA={chosen} contradict each other: set one of them")
         return "portable"
+    if chosen not in ("", "portable") and not is_x86_64():
+        raise ValueError(f"CPU_ISA={chosen} is an x86-64 instruction set, and this is {platform.machine()}")
     if chosen:
         return chosen
     flags = cpu_flags_of_this_machine()
@@ -100,7 +103,10 @@ def cpu_vector_flags() -> list[str]:
     isa = cpu_isa()
     if isa == "portable":
         return []
-    return [*CPU_ISA_FLAGS[isa], f"-DCPU_CAPABILITY={isa.upper()}", f"-DCPU_CAPABILITY_{isa.upper()}"]
+    # GCC before 13 warns, falsely, on every use of its own AVX512 headers' _mm512_undefined_* (GCC bug
+    # 105593): about two hundred times in a norm's build with GCC 12.
+    quiet = ["-Wno-maybe-uninitialized"] if isa == "avx512" and gcc_major() in range(1, 13) else []
+    return [*CPU_ISA_FLAGS[isa], *quiet, f"-DCPU_CAPABILITY={isa.upper()}", f"-DCPU_CAPABILITY_{isa.upper()}"]
 
 
 def module_name() -> str:
@@ -110,6 +116,25 @@ def module_name() -> str:
 
 
 MODULE_NAMES = ("_C", *(f"_C_{isa}" for isa in CPU_ISA_FLAGS if isa != "portable"))
+
+
+def cxx_compiler() -> list[str]:
+    """The C++ compiler the build uses: CXX, else the one Python was configured with."""
+    return shlex.split(os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++")
+
+
+@functools.cache
+def gcc_major() -> int:
+    """The C++ compiler's major version where it is GCC; 0 where it is another (clang) or unknown."""
+    try:
+        compiler = cxx_compiler()
+        banner = subprocess.run([*compiler, "--version"], capture_output=True, text=True, timeout=60).stdout
+        if "clang" in banner.lower() or "Free Software Foundation" not in banner:
+            return 0
+        version = subprocess.run([*compiler, "-dumpversion"], capture_output=True, text=True, timeout=60)
+        return int(version.stdout.strip().split(".")[0])
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return 0
 
 
 @functools.cache
@@ -123,7 +148,7 @@ def openmp_flags() -> tuple[str, ...]:
             return ()
     except ImportError:
         return ()
-    compiler = shlex.split(os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++")
+    compiler = cxx_compiler()
     with tempfile.TemporaryDirectory() as scratch:
         probe = Path(scratch) / "probe.cpp"
         probe.write_text("#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n")
@@ -143,10 +168,12 @@ def torch_release(torch_version: str) -> str:
     return ".".join(torch_version.split("+")[0].split(".")[:2])
 
 
-def wheel_version(torch_version: str, cuda_version: str | None) -> str:
-    """The package version with the build's torch release and variant as a local label."""
+def wheel_version(torch_version: str, cuda_version: str | None, isa: str = "portable") -> str:
+    """The package version with the build's torch release, variant and the CPU loops' instruction set
+    (none for portable loops) as a local label: 0.1.0+torch2.13.cu130.avx512, 0.1.0+torch2.13.cpu."""
     variant = f"cu{cuda_version.replace('.', '')}" if cuda_version else "cpu"
-    return f"{VERSION}+torch{torch_release(torch_version)}.{variant}"
+    loops = "" if isa == "portable" else f".{isa}"
+    return f"{VERSION}+torch{torch_release(torch_version)}.{variant}{loops}"
 
 
 def torch_requirement(torch_version: str) -> str:

@@ -1,8 +1,8 @@
-// The extension module generated_gelu._C (_C_avx512 or _C_avx2 where the CPU loops are
-// compiled for AVX512 or AVX2, see build_config.py) defines no Python functions. Importing it loads this shared library,
-// and the library's static initializers register every operator of the project with the PyTorch
-// dispatcher. Without pybind11 the library needs only the limited Python API, so one abi3 wheel
-// serves every CPython version from 3.10 on.
+// The extension module generated_gelu._C (or _C_avx512, _C_avx2: the instruction set
+// its CPU loops are compiled for, see build_config.py) defines no Python functions. Importing it
+// loads this shared library, and the library's static initializers register every operator of the
+// project with the PyTorch dispatcher. Without pybind11 the library needs only the limited Python
+// API, so one abi3 wheel serves every CPython version from 3.10 on.
 #include <Python.h>
 #include <torch/library.h>
 

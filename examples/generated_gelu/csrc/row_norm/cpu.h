@@ -427,14 +427,14 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
         const bool far = row.settle(sums.stats, shift, cols, eps);
         const V rstd(row.rstd), mean(row.mean);
         const opmath_t n_cols = static_cast<opmath_t>(cols);
-        opmath_t c1, c2;  // mean(x_hat * w dy), mean(w dy)
-        if (!far) {
-          const opmath_t d_mean = kCentered ? lane_sum(sums.stats.sum) / n_cols : opmath_t(0);
-          const opmath_t wdy_sum = kCentered ? lane_sum(sums.grads.wdy) : opmath_t(0);
-          c1 = row.rstd * (lane_sum(sums.grads.dot) - d_mean * wdy_sum) / n_cols;
-          c2 = wdy_sum / n_cols;
-        } else {
-          // About the mean that settle found: the shift's sums lost the digits its own did.
+        // mean(x_hat * w dy), mean(w dy)
+        const opmath_t d_mean = kCentered ? lane_sum(sums.stats.sum) / n_cols : opmath_t(0);
+        const opmath_t wdy_sum = kCentered ? lane_sum(sums.grads.wdy) : opmath_t(0);
+        opmath_t c1 = row.rstd * (lane_sum(sums.grads.dot) - d_mean * wdy_sum) / n_cols;
+        opmath_t c2 = wdy_sum / n_cols;
+        if (far || !std::isfinite(c1)) {
+          // About the mean that settle found: the shift's sums lost the digits its own did (or the sums of
+          // d w dy, unscaled, overflowed where x_hat * w dy would not).
           const opmath_t* const h = row.values;
           const BackwardSums<V> again = accumulate<V::size()>(
               cols, zero.grads, [=](int64_t c, auto count, BackwardSums<V> acc) ROW_NORM_INLINE {
@@ -444,7 +444,7 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
                 return acc;
               });
           c1 = lane_sum(again.dot) / n_cols;
-          c2 = lane_sum(again.wdy) / n_cols;
+          c2 = kCentered ? lane_sum(again.wdy) / n_cols : opmath_t(0);
         }
         // grad_x = (w dy - c2 - x_hat * c1) * rstd = rstd * w dy + per_x_hat * x_hat + constant
         const V per_x_hat(-row.rstd * c1), constant(-row.rstd * c2);

@@ -21,14 +21,31 @@ if os.environ.get("GENERATED_RMSNORM_JIT") == "1":
     CPU_LOOPS = cpu_isa()  # the instruction set the CPU loops are compiled for (build_config.py)
 else:
     _here = Path(__file__).parent
+    _libraries = sorted({path.name.split(".")[0] for path in _here.glob("_C*.so")})
+    if len(_libraries) > 1:
+        raise ImportError(
+            f"{__name__} holds libraries built for several instruction sets ({', '.join(_libraries)} in "
+            f"{_here}), left by builds of different CPU_ISA: rebuild it (`pip install --no-build-isolation "
+            "-e .`), which keeps one"
+        )
     # The set the CPU loops were compiled for, from the library's name (build_config.py).
-    CPU_LOOPS = next((isa for isa in ("avx512", "avx2") if any(_here.glob(f"_C_{isa}.*"))), "portable")
-if CPU_LOOPS != "portable" and not getattr(torch.cpu, f"_is_{CPU_LOOPS}_supported")():
-    raise ImportError(
-        f"{__name__}'s CPU loops are built for {CPU_LOOPS.upper()}, which this CPU lacks: rebuild them "
-        "here with CPU_ISA unset (`pip install --no-build-isolation .`), or for a narrower instruction "
-        "set, CPU_ISA=avx2 (CPUs since about 2015) or CPU_ISA=portable (any x86-64 CPU)"
-    )
+    CPU_LOOPS = _libraries[0].removeprefix("_C_") if _libraries and _libraries[0] != "_C" else "portable"
+if CPU_LOOPS != "portable":
+    # The CPU features the loops' flags need (build_config.py): torch.cpu.get_capabilities lists them
+    # in newer torch; older torch has one check a set (its AVX512 check, AVX512F only in some releases).
+    _needs = {"avx512": ("avx512_f", "avx512_bw", "avx512_vl", "avx512_dq", "avx2", "fma3", "f16c")}
+    _needs["avx2"] = ("avx2", "fma3", "f16c")
+    if hasattr(torch.cpu, "get_capabilities"):
+        _has = all(torch.cpu.get_capabilities().get(feature, False) for feature in _needs[CPU_LOOPS])
+    else:
+        _has = getattr(torch.cpu, f"_is_{CPU_LOOPS}_supported")()
+    if not _has:
+        raise ImportError(
+            f"{__name__}'s CPU loops are built for {CPU_LOOPS.upper()}, which this CPU lacks: build them for "
+            "this machine (CPU_ISA unset) or for a narrower instruction set, CPU_ISA=avx2 (x86-64 CPUs since "
+            "about 2015) or CPU_ISA=portable (any CPU); then `pip install --no-build-isolation .` again, "
+            "or import again with GENERATED_RMSNORM_JIT=1"
+        )
 if os.environ.get("GENERATED_RMSNORM_JIT") == "1":
     load_sources()
 else:

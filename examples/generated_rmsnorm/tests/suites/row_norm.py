@@ -847,6 +847,26 @@ def test_the_backward_of_rows_whose_first_element_lies_far_keeps_float32s_digits
         assert error <= 2e-5 * expected.abs().max().item(), (error, expected.abs().max().item())
 
 
+def test_the_cpu_backward_of_rows_whose_sums_about_their_first_element_overflow(spec):
+    # The CPU backward's one read of a row sums d w dy, d = x - x[0] (x for RMSNorm), unscaled: with x
+    # of 1e15 and grad_out of 1e24 those sums overflow float32 where the sums of x_hat w dy do not, and
+    # the loops then take them again about the mean; each gradient within float32's tolerance of its
+    # largest element. (The CUDA kernels sum the same way and have not been run on such rows.)
+    xs, params, grad_outs = make_inputs(spec, (8, 4096), torch.float32, "cpu")
+    with torch.no_grad():
+        xs[0].mul_(1e15)
+        for g in grad_outs:
+            g.mul_(1e24)
+    for t in [*xs, *params]:
+        t.requires_grad_()
+    eps = spec.default_eps
+    grads = torch.autograd.grad(run(spec, xs, params, eps), [*xs, *params], grad_outs)
+    _, expected_grads = reference_outputs(spec, xs, params, grad_outs, eps)
+    for actual, expected in zip(grads, expected_grads, strict=True):
+        assert torch.isfinite(actual).all()
+        assert_close(actual, expected, torch.float32)
+
+
 @pytest.mark.parametrize("deviations", [3.9, 4.1, 6.0, 50.0])
 @pytest.mark.parametrize("shape", [(300, 4096), (6, 32768), (3, 100003)], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
