@@ -168,7 +168,7 @@ def torch_release(torch_version: str) -> str:
     return ".".join(torch_version.split("+")[0].split(".")[:2])
 
 
-def wheel_version(torch_version: str, cuda_version: str | None, isa: str = "portable") -> str:
+def wheel_version(torch_version: str, cuda_version: str | None, isa: str) -> str:
     """The package version with the build's torch release, variant and the CPU loops' instruction set
     (none for portable loops) as a local label: 0.1.0+torch2.13.cu130.avx512, 0.1.0+torch2.13.cpu."""
     variant = f"cu{cuda_version.replace('.', '')}" if cuda_version else "cpu"

@@ -21,7 +21,8 @@ if os.environ.get("GENERATED_RMSNORM_JIT") == "1":
     CPU_LOOPS = cpu_isa()  # the instruction set the CPU loops are compiled for (build_config.py)
 else:
     _here = Path(__file__).parent
-    _libraries = sorted({path.name.split(".")[0] for path in _here.glob("_C*.so")})
+    _libraries = {path.name.split(".")[0] for path in _here.glob("_C*.so")}
+    _libraries = sorted(_libraries & {"_C", "_C_avx2", "_C_avx512"})  # build_config.MODULE_NAMES
     if len(_libraries) > 1:
         raise ImportError(
             f"{__name__} holds libraries built for several instruction sets ({', '.join(_libraries)} in "
@@ -43,8 +44,8 @@ if CPU_LOOPS != "portable":
         raise ImportError(
             f"{__name__}'s CPU loops are built for {CPU_LOOPS.upper()}, which this CPU lacks: build them for "
             "this machine (CPU_ISA unset) or for a narrower instruction set, CPU_ISA=avx2 (x86-64 CPUs since "
-            "about 2015) or CPU_ISA=portable (any CPU); then `pip install --no-build-isolation .` again, "
-            "or import again with GENERATED_RMSNORM_JIT=1"
+            "about 2015) or CPU_ISA=portable (any CPU), with `pip install --no-build-isolation .` (or, with "
+            "GENERATED_RMSNORM_JIT=1, by importing it again)"
         )
 if os.environ.get("GENERATED_RMSNORM_JIT") == "1":
     load_sources()
