@@ -103,8 +103,8 @@ def cpu_vector_flags() -> list[str]:
     isa = cpu_isa()
     if isa == "portable":
         return []
-    # GCC before 13 warns, falsely, on every use of its own AVX512 headers' _mm512_undefined_* (GCC bug
-    # 105593): about two hundred times in a norm's build with GCC 12.
+    # GCC before 13 warns, falsely, on uses of its own AVX512 headers' _mm512_undefined_* (GCC bug
+    # 105593), many times a build.
     quiet = ["-Wno-maybe-uninitialized"] if isa == "avx512" and gcc_major() in range(1, 13) else []
     return [*CPU_ISA_FLAGS[isa], *quiet, f"-DCPU_CAPABILITY={isa.upper()}", f"-DCPU_CAPABILITY_{isa.upper()}"]
 
