@@ -19,6 +19,7 @@
 
 #include "core/common.h"
 #include "core/cpu_vector.h"
+#include "row_norm/statistics.h"
 
 // Inlines a lambda: the loops' steps below must compile into their callers' loops.
 #define ROW_NORM_INLINE __attribute__((always_inline))
@@ -116,12 +117,6 @@ at::Tensor parameter_as_opmath(const at::Tensor& p, double offset) {
   return offset != 0 ? converted.add(offset) : converted;
 }
 
-// A row whose first element (the shift of its sums, see Row) lies farther from its mean than this
-// many times its variance, in squares, is summed again about its mean: in rows of normally
-// distributed values about 1 in 16,000 (a chi-squared tail), rows whose first column holds an LLM's
-// "massive activation" all.
-constexpr int kFarShift = 16;
-
 // One row h of the tensor to normalize and its statistics: mean (0 for RMSNorm) and rstd =
 // 1 / sqrt(variance + eps), where the variance is the mean of (h - mean)^2 (RMSNorm: of h^2). h is x,
 // or with `residual`, x + residual, written to `sum` in x's dtype and taken as rounded there.
@@ -144,9 +139,9 @@ struct Row {
     V sum, squares;
     Sums operator+(const Sums& other) const { return {sum + other.sum, squares + other.squares}; }
     // Adds the first `count` lanes of h (the others are zeros: h's past `count`, d's made so).
-    template <bool kShifted, typename Count>
+    template <bool kAboutShift, typename Count>
     ROW_NORM_INLINE void add(const V& h, const V& shift, Count count) {
-      if constexpr (kShifted) {
+      if constexpr (kAboutShift) {
         V d = h - shift;
         if (count < V::size()) d = V::set(V(0), d, std::max<int64_t>(count, 0));
         sum = sum + d;
@@ -157,13 +152,12 @@ struct Row {
     }
   };
 
-  // The shift of the row's sums (LayerNorm; 0 for RMSNorm): h's first element as rounded to scalar_t,
-  // as the backward, which gets the rounded sum of x and residual, sees it.
+  // The shift of the row's sums (LayerNorm; 0 for RMSNorm): h's first element as rounded to scalar_t
+  // (row_origin), as the backward, which gets the rounded sum of x and residual, sees it: the same
+  // statistics, to the bit, in the forward and the backward.
   static opmath_t shift_of(const scalar_t* x, const scalar_t* residual) {
     if constexpr (kCentered) {
-      return residual == nullptr ? static_cast<opmath_t>(x[0])
-                                 : static_cast<opmath_t>(static_cast<scalar_t>(
-                                       static_cast<opmath_t>(x[0]) + static_cast<opmath_t>(residual[0])));
+      return residual == nullptr ? row_origin<false>(x, residual, 0) : row_origin<true>(x, residual, 0);
     } else {
       return 0;
     }

@@ -8,7 +8,8 @@
 // Forward: the row is read once into registers (up to kForwardItems vectors a thread), the weight
 // (and bias) read while the row's statistics are reduced, then the row is normalized and written.
 // One reduction a row: RMSNorm's sum of squares, or LayerNorm's (count, mean, sum of squared
-// deviations) of each thread's elements, combined across the row with Chan's formula. Rows wider
+// deviations) of each thread's elements, combined across the row with Chan's formula (in rows staged
+// in shared memory, below: the sums of x - the row's first element and of its squares). Rows wider
 // than one block's registers are split over a thread block cluster (sm_90 and newer: each block
 // copies its slice into shared memory, or where that does not fit keeps it in registers; the
 // statistics are combined through distributed shared memory), or, where clusters are not available
@@ -43,6 +44,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <string>
@@ -54,6 +56,7 @@
 #include "core/cuda.cuh"
 #include "row_norm/checks.h"
 #include "row_norm/registration.h"
+#include "row_norm/statistics.h"
 
 // Thread block clusters and their distributed shared memory exist from sm_90 on. The host side asks
 // each kernel for the architecture it was compiled for (kernel_has_clusters) and launches clusters
@@ -651,30 +654,59 @@ __device__ __forceinline__ T weight_scale(T w) {
   }
 }
 
-// The value about which LayerNorm's forward combines a row's means (see Moments): the row's first
-// element (with the residual add, x + residual rounded to x's dtype, as the row is normalized: then
-// (x, residual) and (their rounded sum, zeros) give the same bits), the same in every thread of the
-// row and of its cluster. Combined as means of x itself, each of a reduction's steps rounded the
-// mean at x's own magnitude, and the steps' errors added up: float32 rows of mean 1000 and spread 1
-// came out of the residual-add LayerNorm forward up to 5.6e-4 off, 3 times the float32 tolerance
-// (check N3, the example's benchmarks/results/runs/n/n3/). The backward sums about the same element.
-// What is left: mean = origin + the combined mean is rounded once at the mean's own magnitude, half
-// an ulp, which weighs on y as much as the CPU loops' mean does (lab P of the example's
-// benchmarks/results/runs/p/: within 0.30 to 0.59 of the tests' float32 tolerance on rows of mean
-// 1000 and spread 1). Subtracting the origin from each element first would remove it for one more
-// add an element (not measured).
-template <bool kResidual, typename scalar_t>
-__device__ __forceinline__ at::opmath_type<scalar_t> row_origin(const scalar_t* __restrict__ x,
-                                                                const scalar_t* __restrict__ residual,
-                                                                int64_t offset) {
-  using opmath_t = at::opmath_type<scalar_t>;
-  if constexpr (kResidual) {
-    return static_cast<opmath_t>(
-        static_cast<scalar_t>(static_cast<opmath_t>(x[offset]) + static_cast<opmath_t>(residual[offset])));
-  } else {
-    return static_cast<opmath_t>(x[offset]);
+// The staged forward's sums of a row (forward_staged_kernel): RMSNorm's sum of x^2; LayerNorm's sums
+// of d and d^2, d = x - about (row_origin, or the mean where the row is summed again: kFarShift), as
+// the backward takes them. Sums add: a step of the reduction costs a shuffle and an add a sum, where
+// Chan's combination (Moments) costs a division, and a vote. Lab J2 of the example's
+// benchmarks/results/runs/j/ (H200, device time, both with the staged rows 128-byte aligned against
+// Moments and 16-byte): LayerNorm's forward at 1024 x 65536 took 0.89 to 0.92 of the time, the
+// residual-add LayerNorm's 0.86 to 0.90. forward_rows keeps Moments: with these sums there (lab J1),
+// nvcc gave some of its kernels more registers (LayerNorm's 16-bit kernel of eight vectors a thread 81
+// against 64), and LayerNorm's float32 forward at 4096 x 16384 took 1.10 times as long.
+template <typename T, bool kCentered>
+using ForwardSums = Sums<T, kCentered ? 2 : 1>;
+
+// Adds the elements f (less `about`, for LayerNorm) to `sums`.
+template <bool kCentered, typename T, int kCount>
+__device__ __forceinline__ void add_elements(ForwardSums<T, kCentered>& sums, const T (&f)[kCount], T about) {
+#pragma unroll
+  for (int e = 0; e < kCount; ++e) {
+    if constexpr (kCentered) {
+      const T d = f[e] - about;
+      sums.v[0] += d;
+      sums.v[1] += d * d;
+    } else {
+      sums.v[0] += f[e] * f[e];
+    }
   }
 }
+
+// A row's mean of d (LayerNorm; 0 for RMSNorm) and variance (RMSNorm: the mean of x^2) from its
+// ForwardSums over n elements.
+template <bool kCentered, typename T>
+struct RowStatistics {
+  T d_mean, variance;
+
+  __device__ __forceinline__ RowStatistics(const ForwardSums<T, kCentered>& sums, T n) {
+    if constexpr (kCentered) {
+      d_mean = sums.v[0] / n;
+      variance = sums.v[1] / n - d_mean * d_mean;
+    } else {
+      d_mean = 0;
+      variance = sums.v[0] / n;
+    }
+  }
+
+  // Whether the row must be summed again about its mean (kFarShift), or its squares overflowed.
+  __device__ __forceinline__ bool far() const {
+    return kCentered &&
+           !(d_mean * d_mean <= kFarShift * variance && variance <= std::numeric_limits<T>::max());
+  }
+
+  __device__ __forceinline__ T rstd(T eps) const {
+    return T(1) / sqrt((kCentered && variance < T(0) ? T(0) : variance) + eps);  // (rounding)
+  }
+};
 
 // ---------------------------------------------------------------------------------------------
 // Forward
@@ -1109,11 +1141,15 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // The loops' unrolling: this many vectors a thread in flight from shared memory and, in the output
   // pass, of the parameters from global memory (L2, where every row reads them).
   constexpr int kUnroll = 4;
-  using M = Moments<opmath_t, kCentered>;
-  __shared__ M smem[core::kWarp];
-  __shared__ M cluster_slot;
+  using S = ForwardSums<opmath_t, kCentered>;
+  __shared__ S smem[core::kWarp];
+  __shared__ S cluster_slot;
   __shared__ uint64_t copied;
-  extern __shared__ uint4 staged_words[];  // 16-byte aligned
+  // The staged rows start on a 128-byte boundary. Lab J2 (above): with the sums, whose shared slots take
+  // less room than Moments', the static shared variables before this memory shrank, and RMSNorm's
+  // staged forward, whose code was otherwise the same, took 1.030 to 1.038 times as long; aligned, 0.969
+  // to 0.982 of the time.
+  extern __shared__ __align__(128) uint4 staged_words[];
   V* staged = reinterpret_cast<V*>(staged_words);
   [[maybe_unused]] V* staged_residual = staged + slice;
   const int64_t row = blockIdx.x / cluster;
@@ -1129,14 +1165,13 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       if constexpr (kResidual) bulk_copy(staged_residual, residual + offset, bytes, &copied);
     }
   }
+  // (Read while the copies run.)
+  const opmath_t origin = kCentered ? row_origin<kResidual>(x, residual, row * cols) : opmath_t(0);
   __syncthreads();  // the barrier is initialized
   copy_barrier_wait(&copied, 0);
-  // The statistics of the thread's vectors, as in forward_rows (LayerNorm: sums about a shift, the
-  // thread's first element; the mean of x - origin). With the residual add, the sum x + residual,
+  // The sums of the thread's vectors, as in forward_rows. With the residual add, the sum x + residual,
   // rounded to x's dtype, is written to residual_out and kept in place of x.
-  const opmath_t origin = kCentered ? row_origin<kResidual>(x, residual, row * cols) : opmath_t(0);
-  opmath_t shift = 0, sum = 0, squares = 0;
-  int elements = 0;
+  S sums{};
 #pragma unroll kUnroll
   for (int64_t j = threadIdx.x; j < count; j += blockDim.x) {
     V v = staged[j];
@@ -1152,18 +1187,30 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     }
     opmath_t f[kVec];
     core::load_opmath_by_words(v, f);
-    if (kCentered && elements == 0) shift = f[0];
-    elements += kVec;
-#pragma unroll
-    for (int e = 0; e < kVec; ++e) {
-      const opmath_t d = f[e] - shift;
-      if constexpr (kCentered) sum += d;
-      squares += d * d;
+    add_elements<kCentered>(sums, f, origin);
+  }
+  sums = row_reduce(sums, blockDim.x, smem);
+  sums = cluster_reduce(sums, &cluster_slot, cluster);
+  const opmath_t n = static_cast<opmath_t>(cols);
+  RowStatistics<kCentered, opmath_t> stats(sums, n);
+  opmath_t mean = kCentered ? origin + stats.d_mean : opmath_t(0);
+  if constexpr (kCentered) {
+    if (stats.far()) {  // as in forward_rows; the same decision in every thread of the cluster
+      S again{};
+#pragma unroll kUnroll
+      for (int64_t j = threadIdx.x; j < count; j += blockDim.x) {
+        opmath_t f[kVec];
+        core::load_opmath_by_words(staged[j], f);
+        add_elements<kCentered>(again, f, mean);
+      }
+      again = row_reduce(again, blockDim.x, smem);
+      __shared__ S far_slot;
+      again = cluster_reduce(again, &far_slot, cluster);
+      const RowStatistics<kCentered, opmath_t> about_mean(again, n);
+      mean += about_mean.d_mean;
+      stats.variance = about_mean.variance;
     }
   }
-  M stats = M::of_sums(elements, shift - origin, sum, squares);
-  stats = row_reduce<true>(stats, blockDim.x, smem);
-  stats = cluster_reduce(stats, &cluster_slot, cluster);
   // No block may leave while a peer may still read its slot. Where the barrier that ensures it is
   // split (kSplitBarrier), a block arrives once it has read its peers' slots and waits only before it
   // leaves, so that the wait overlaps its output pass. (Why a whole barrier at the end costs more was
@@ -1181,8 +1228,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // (float64 rows, which take the split barrier, were not timed.)
   constexpr bool kSplitBarrier = !(kCentered && !kResidual && sizeof(scalar_t) == 2);
   if constexpr (kSplitBarrier) cluster_arrive();
-  const opmath_t mean = kCentered ? origin + stats.mean : opmath_t(0);
-  const opmath_t rstd = opmath_t(1) / sqrt(stats.m2 / static_cast<opmath_t>(cols) + eps);
+  const opmath_t rstd = stats.rstd(eps);
   V* y_slice = reinterpret_cast<V*>(y + offset);
   const param_t* weight_slice = weight + first * kVec;
   [[maybe_unused]] const param_t* bias_slice = kBias ? bias + first * kVec : nullptr;
@@ -1243,16 +1289,6 @@ constexpr size_t staging_bytes(int block_threads) {
 }
 // At one vector a thread, within the 48 KiB that every CUDA GPU gives a block without asking.
 static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kMaxRowThreads) <= 48 * 1024);
-
-// LayerNorm's backward takes a row's sums about its first element (see backward_kernel). Where that
-// element lies far from the row's mean against its spread, sum(d^2) / N and the squared mean of d
-// cancel, and the variance loses their digits: with an LLM's "massive activations" (a few channels
-// a thousand times the others) in the first column, float32 grad_x came out 1.3e-3 of its RMS off
-// (1000 in rows of N(0.5, 4) at N = 4096, emulated on the CPU: the example's
-// benchmarks/results/runs/g/far_shift.txt; summed again about the mean, 1.1e-6). Such a row, where
-// (x[0] - mean)^2 > kFarShift variance, is summed again about the mean: in rows of normally
-// distributed values 1 row in 16,000 (a chi-squared tail).
-constexpr int kFarShift = 16;
 
 // The sums of backward_kernel (sum(d), sum(d^2), sum(w dy), sum(d w dy), d = x - shift) of a row
 // whose first element lies far from its mean (kFarShift), over the row_threads threads of its row
