@@ -9,7 +9,8 @@
 // (and bias) read while the row's statistics are reduced, then the row is normalized and written.
 // One reduction a row: RMSNorm's sum of squares, or LayerNorm's (count, mean, sum of squared
 // deviations) of each thread's elements, combined across the row with Chan's formula (in rows staged
-// in shared memory, below: the sums of x - the row's first element and of its squares). Rows wider
+// in shared memory, below: the sums of x - the row's first element and of its squares, and a second
+// reduction for a row whose first element lies far from its mean). Rows wider
 // than one block's registers are split over a thread block cluster (sm_90 and newer: each block
 // copies its slice into shared memory, or where that does not fit keeps it in registers; the
 // statistics are combined through distributed shared memory), or, where clusters are not available
@@ -660,9 +661,12 @@ __device__ __forceinline__ T weight_scale(T w) {
 // Chan's combination (Moments) costs a division, and a vote. Lab J2 of the example's
 // benchmarks/results/runs/j/ (H200, device time, both with the staged rows 128-byte aligned against
 // Moments and 16-byte): LayerNorm's forward at 1024 x 65536 took 0.89 to 0.92 of the time, the
-// residual-add LayerNorm's 0.86 to 0.90. forward_rows keeps Moments: with these sums there (lab J1),
-// nvcc gave some of its kernels more registers (LayerNorm's 16-bit kernel of eight vectors a thread 81
-// against 64), and LayerNorm's float32 forward at 4096 x 16384 took 1.10 times as long.
+// residual-add LayerNorm's 0.86 to 0.90. forward_rows keeps Moments: with these sums there too (lab
+// J1), some of its cells took less time (LayerNorm's forward at 8192 x 4095 0.90 to 0.92) and others
+// more (LayerNorm's float32 forward at 4096 x 16384 and 8192 x 8192 1.10 to 1.11, the residual-add
+// LayerNorm's at 4096 x 16384 1.24), where nvcc gave some of its kernels more registers (LayerNorm's
+// 16-bit kernel of eight vectors a thread 81 against 64) or spills; which rows should take the sums
+// there is left to a lab of forward_rows alone.
 template <typename T, bool kCentered>
 using ForwardSums = Sums<T, kCentered ? 2 : 1>;
 
@@ -1145,10 +1149,11 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   __shared__ S smem[core::kWarp];
   __shared__ S cluster_slot;
   __shared__ uint64_t copied;
-  // The staged rows start on a 128-byte boundary. Lab J2 (above): with the sums, whose shared slots take
-  // less room than Moments', the static shared variables before this memory shrank, and RMSNorm's
-  // staged forward, whose code was otherwise the same, took 1.030 to 1.038 times as long; aligned, 0.969
-  // to 0.982 of the time.
+  // The staged rows start on a 128-byte boundary. Lab J2 (above): the sums' shared slots take less room
+  // than Moments', and the dynamic shared memory, which starts after the static, then started 16 bytes
+  // past a boundary in RMSNorm's staged forward (144 bytes of static; 32 past one with Moments' 416),
+  // whose code was otherwise the same: it took 1.030 to 1.038 times as long as with Moments; aligned,
+  // 0.969 to 0.982 of the time. Likely the start, then; it was not varied alone.
   extern __shared__ __align__(128) uint4 staged_words[];
   V* staged = reinterpret_cast<V*>(staged_words);
   [[maybe_unused]] V* staged_residual = staged + slice;
@@ -1169,7 +1174,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   const opmath_t origin = kCentered ? row_origin<kResidual>(x, residual, row * cols) : opmath_t(0);
   __syncthreads();  // the barrier is initialized
   copy_barrier_wait(&copied, 0);
-  // The sums of the thread's vectors, as in forward_rows. With the residual add, the sum x + residual,
+  // The sums of the thread's vectors (ForwardSums). With the residual add, the sum x + residual,
   // rounded to x's dtype, is written to residual_out and kept in place of x.
   S sums{};
 #pragma unroll kUnroll
@@ -1195,7 +1200,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   RowStatistics<kCentered, opmath_t> stats(sums, n);
   opmath_t mean = kCentered ? origin + stats.d_mean : opmath_t(0);
   if constexpr (kCentered) {
-    if (stats.far()) {  // as in forward_rows; the same decision in every thread of the cluster
+    // A row far from its first element (kFarShift), summed again about the mean so found, from the
+    // staged slices: every block of the cluster has the same sums, hence the same decision.
+    if (stats.far()) {
       S again{};
 #pragma unroll kUnroll
       for (int64_t j = threadIdx.x; j < count; j += blockDim.x) {

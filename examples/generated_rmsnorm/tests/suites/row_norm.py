@@ -874,7 +874,7 @@ def test_rows_far_from_zero_whose_first_element_lies_some_deviations_out(spec, d
     # a row in registers, rows staged in shared memory over a cluster (sm_90 on) and shifted rows of
     # several passes or a cluster. The residual-add LayerNorm's forward, its means combined as means
     # of x itself, came out 1.6 to 3.0 times this tolerance off at 6 x 32768 and 3 x 100003 but for
-    # the 50-deviation rows (see row_origin in csrc/row_norm/cuda.cuh; 300 x 4096 and LayerNorm
+    # the 50-deviation rows (see row_origin in csrc/row_norm/statistics.h; 300 x 4096 and LayerNorm
     # without the add were not run on those kernels).
     xs, params, grad_outs = make_inputs(spec, shape, torch.float32, device)
     generator = torch.Generator().manual_seed(11)
