@@ -231,7 +231,7 @@ def test_the_two_gpu_line_says_which_runs_skipped_their_two_gpu_cases(tmp_path):
     shutil.copytree(results.ROW_NORM_RESULTS_DIR, folder, ignore=shutil.ignore_patterns("runs", "*.png", "cpu"))
     assert "(NCCL) included" in results.two_gpu_runs(folder) and "cases skipped" not in results.two_gpu_runs(folder)
     log = folder / "norms" / "layer_norm" / "tests.log"
-    if (log.parent / "two_gpus").is_dir():  # the norm's two-GPU run is one of its own
+    if (log.parent / "two_gpus" / "gpu_suite.json").is_file():  # the norm's two-GPU run is one of its own
         log = log.parent / "two_gpus" / "tests.log"
     log.write_text(f"SKIPPED [2] tests/suites/row_norm.py:298: {results._NEEDS_TWO_GPUS}\n" + log.read_text())
     line = results.two_gpu_runs(folder)
