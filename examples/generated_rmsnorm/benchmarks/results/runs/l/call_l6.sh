@@ -14,9 +14,9 @@
 #   bash call_l6.sh b   LayerNorm's tests with both GPUs visible (no sanitizer: call L5 ran it), for
 #                       its two_gpus/ record, then the two-family project's whole suite (no sanitizer),
 #                       each on both GPUs; the two-family suite only while 200 s are left.
-# Each suite's limit is what is left of the call's 580 s. Results tarred into $OUT/res_l6a.tgz or
-# $OUT/res_l6b.tgz; keep them as runs/l/l6a/ and runs/l/l6b/ (with their console output), and give
-# those to runs/l/land_l.sh.
+# Each suite's limit is what is left of the call's 580 s; builds are call_lib.sh's `build`.
+# Results tarred into $OUT/res_l6a.tgz or $OUT/res_l6b.tgz; keep them as runs/l/l6a/ and
+# runs/l/l6b/ (with their console output), and give those to runs/l/land_l.sh.
 phase=$1
 . "$(dirname "$0")/../call_lib.sh" "l6$phase"
 left() { echo $(( 580 - $(elapsed) )); }
@@ -28,12 +28,6 @@ suite() {  # suite PROJECT DEVICES [gpu_suite.py options]: its record in $R/PROJ
    echo "suite $p exit $? at $(elapsed) s: $(tail -n 1 "$R/$p/tests.log" 2>/dev/null)")
   for answers in "$X/$p"/.copier-answers*.yml; do cp "$answers" "$R/$p/${answers##*/.}"; done
   pack
-}
-build() {  # build PROJECT: in place, its log in $R/build_PROJECT.log; fails where the build did
-  (cd "$X/$1" && MAX_JOBS=8 FORCE_CUDA=1 timeout 300 python3 setup.py build_ext --inplace > "$R/build_$1.log" 2>&1)
-  local rc=$?
-  echo "build $1 exit $rc at $(elapsed) s"
-  return $rc
 }
 case $phase in
   a)
