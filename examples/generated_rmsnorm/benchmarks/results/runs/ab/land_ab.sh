@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# land_ab.sh, run once after call AB: puts its records where tests/test_results.py and
+# `scaffold results-table` read them, as land_l.sh (never run; in git history) was to put call L's:
+# - the RMSNorm example (results/): phase a's suite, the bench phase's benchmark;
+# - LayerNorm (results/norms/layer_norm/): phase b2's suite (b's memcheck run aborted as its process
+#   ended; b's record stays in runs/ab/b/), the bench phase's benchmark;
+# - the residual-add RMSNorm and LayerNorm (results/norms/*/): phase a's suites and build logs, the
+#   bench phase's benchmarks;
+# - the two-family project (results/two_families/two_gpus/): phase b's suite, the bundle's
+#   commit.txt and the copier answers. (results/two_families/ itself, the CUDA cases run by the
+#   bundle's run.sh, stays from its earlier run, at the commit its commit.txt names.)
+# It checks first and copies nothing unless every check passes: each suite passed with nothing
+# failed and two GPUs visible, and measured the kernel sources its benchmark did; every phase ran
+# the bundle of one commit.
+set -eu
+AB=$(cd "$(dirname "$0")" && pwd); OUT=$(cd "$AB/../.." && pwd)  # benchmarks/results
+suite_files="gpu_suite.json tests.log sanitizer_memcheck.log sanitizer_racecheck.log"
+python3 - "$AB" <<'PY'
+import json, sys
+from pathlib import Path
+ab = Path(sys.argv[1])
+commits = {(ab / phase / "commit.txt").read_text() for phase in ("bench", "a", "b", "b2")}
+problems = [f"the phases ran {len(commits)} commits' bundles"] if len(commits) != 1 else []
+for suite_dir, bench in (
+    ("a/rmsnorm", "bench/rmsnorm/bench_rms_norm.json"),
+    ("b2/layer_norm", "bench/layer_norm/bench_layer_norm.json"),
+    ("a/fused_add_rms_norm", "bench/fused_add_rms_norm/bench_fused_add_rms_norm.json"),
+    ("a/fused_add_layer_norm", "bench/fused_add_layer_norm/bench_fused_add_layer_norm.json"),
+    ("b/two_families", None),
+):
+    suite = json.loads((ab / suite_dir / "gpu_suite.json").read_text())
+    env = suite["environment"]
+    if suite["failed"] or not suite["tests"]["ok"]:
+        problems.append(f"{suite_dir}: failed {suite['failed']}")
+    if env.get("gpu_count", 1) < 2:
+        problems.append(f"{suite_dir}: {env.get('gpu_count')} GPU(s)")
+    if bench and json.loads((ab / bench).read_text())["meta"]["sources_sha256"] != env["sources_sha256"]:
+        problems.append(f"{suite_dir}, {bench}: other kernel sources")
+sys.exit("\n".join(problems) or 0)
+PY
+for f in $suite_files build.log; do cp "$AB/a/rmsnorm/$f" "$OUT/$f"; done
+cp "$AB"/bench/rmsnorm/{bench_rms_norm.json,bench_rms_norm.png,benchmark.log} "$OUT/"
+N=$OUT/norms/layer_norm
+for f in $suite_files build.log; do cp "$AB/b2/layer_norm/$f" "$N/$f"; done
+cp "$AB"/bench/layer_norm/{bench_layer_norm.json,bench_layer_norm.png,benchmark.log} "$N/"
+for p in fused_add_rms_norm fused_add_layer_norm; do
+  N=$OUT/norms/$p
+  for f in $suite_files; do cp "$AB/a/$p/$f" "$N/$f"; done
+  cp "$AB/a/build_$p.log" "$N/build.log"
+  cp "$AB"/bench/$p/{bench_$p.json,bench_$p.png,benchmark.log} "$N/"
+done
+T=$OUT/two_families/two_gpus
+cp "$AB"/b/two_families/{gpu_suite.json,tests.log} "$AB/b/commit.txt" "$T/"
+cp "$AB"/b/two_families/copier-answers*.yml "$T/"
+echo "landed: now scaffold results-table --write"
