@@ -13,12 +13,15 @@
 #                          (without), at once, both GPUs visible to each
 #   bash call_ab.sh b2     LayerNorm's suite alone, both GPUs visible: in b its memcheck run printed 0
 #                          errors and then aborted as the process ended ("terminate called without an
-#                          active exception", exit 6), beside the two-family suite, as the RMSNorm
-#                          example's had beside another suite in calls G3-2 and N (alone in N2: clean)
+#                          active exception", exit 6), beside the two-family suite, as LayerNorm's and
+#                          the RMSNorm example's had beside other suites in call G3-2, and the RMSNorm
+#                          example's in call N (alone in N2: clean)
 # Each suite's limit is what is left of the call's 580 s. Results tarred into $OUT/res_abPHASE.tgz;
 # kept as runs/ab/PHASE/ with the console output, and put where the tables read them by land_ab.sh.
+# CALL=NAME names a later call's results res_NAMEPHASE.tgz (the same steps; added after call AB ran,
+# which is CALL's default).
 phase=$1
-. "$(dirname "$0")/../call_lib.sh" "ab$phase"
+. "$(dirname "$0")/../call_lib.sh" "${CALL:-ab}$phase"
 left() { echo $(( 580 - $(elapsed) )); }
 suite() {  # suite PROJECT DEVICES [gpu_suite.py options]: its record in $R/PROJECT
   local p=$1 devices=$2; shift 2

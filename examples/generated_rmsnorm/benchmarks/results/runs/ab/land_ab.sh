@@ -9,9 +9,12 @@
 # - the two-family project (results/two_families/two_gpus/): phase b's suite, the bundle's
 #   commit.txt and the copier answers. (results/two_families/ itself, the CUDA cases run by the
 #   bundle's run.sh, stays from its earlier run, at the commit its commit.txt names.)
-# It checks first and copies nothing unless every check passes: each suite passed with nothing
-# failed and two GPUs visible, and measured the kernel sources its benchmark did; every phase ran
-# the bundle of one commit.
+# It checks first and copies nothing unless every check passes: every file it copies is there; each
+# suite passed with nothing failed and two GPUs visible, its memcheck and racecheck clean (but the
+# two-family project's, run without), and measured the kernel sources its benchmark did, which
+# finished; every phase ran the bundle of one commit. (Run once, as call AB's records came; the
+# checks of the sanitizers, the files and the benchmarks' end were added after, on the review's word,
+# and pass on those records.)
 set -eu
 AB=$(cd "$(dirname "$0")" && pwd); OUT=$(cd "$AB/../.." && pwd)  # benchmarks/results
 suite_files="gpu_suite.json tests.log sanitizer_memcheck.log sanitizer_racecheck.log"
@@ -21,6 +24,19 @@ from pathlib import Path
 ab = Path(sys.argv[1])
 commits = {(ab / phase / "commit.txt").read_text() for phase in ("bench", "a", "b", "b2")}
 problems = [f"the phases ran {len(commits)} commits' bundles"] if len(commits) != 1 else []
+logs = ["gpu_suite.json", "tests.log", "sanitizer_memcheck.log", "sanitizer_racecheck.log"]
+needed = [f"{d}/{f}" for d in ("a/rmsnorm", "b2/layer_norm") for f in [*logs, "build.log"]]
+needed += [f"a/{p}/{f}" for p in ("fused_add_rms_norm", "fused_add_layer_norm") for f in logs]
+needed += ["a/build_fused_add_rms_norm.log", "a/build_fused_add_layer_norm.log", "b/commit.txt"]
+needed += ["b/two_families/gpu_suite.json", "b/two_families/tests.log"]
+needed += [f"bench/{d}/{f}" for d, op in (("rmsnorm", "rms_norm"), ("layer_norm", "layer_norm"),
+           ("fused_add_rms_norm", "fused_add_rms_norm"), ("fused_add_layer_norm", "fused_add_layer_norm"))
+           for f in (f"bench_{op}.json", f"bench_{op}.png", "benchmark.log")]
+problems += [f"missing: {f}" for f in needed if not (ab / f).is_file()]
+if not list((ab / "b/two_families").glob("copier-answers*.yml")):
+    problems.append("missing: b/two_families/copier-answers*.yml")
+if problems:
+    sys.exit("\n".join(problems))
 for suite_dir, bench in (
     ("a/rmsnorm", "bench/rmsnorm/bench_rms_norm.json"),
     ("b2/layer_norm", "bench/layer_norm/bench_layer_norm.json"),
@@ -30,12 +46,19 @@ for suite_dir, bench in (
 ):
     suite = json.loads((ab / suite_dir / "gpu_suite.json").read_text())
     env = suite["environment"]
-    if suite["failed"] or not suite["tests"]["ok"]:
-        problems.append(f"{suite_dir}: failed {suite['failed']}")
+    if suite.get("failed") or not suite.get("tests", {}).get("ok"):
+        problems.append(f"{suite_dir}: failed {suite.get('failed')}")
     if env.get("gpu_count", 1) < 2:
         problems.append(f"{suite_dir}: {env.get('gpu_count')} GPU(s)")
-    if bench and json.loads((ab / bench).read_text())["meta"]["sources_sha256"] != env["sources_sha256"]:
-        problems.append(f"{suite_dir}, {bench}: other kernel sources")
+    if bench:
+        verdicts = {s["tool"]: s["verdict"] for s in suite.get("sanitizer", [])}
+        if verdicts != {"memcheck": "clean", "racecheck": "clean"}:
+            problems.append(f"{suite_dir}: compute-sanitizer {verdicts}")
+        meta = json.loads((ab / bench).read_text())["meta"]
+        if meta.get("sources_sha256") != env.get("sources_sha256"):
+            problems.append(f"{suite_dir}, {bench}: other kernel sources")
+        if f"bench {Path(bench).parent.name} exit 0 " not in (ab / "bench/console.txt").read_text():
+            problems.append(f"{bench}: its benchmark did not end with exit 0 (bench/console.txt)")
 sys.exit("\n".join(problems) or 0)
 PY
 for f in $suite_files build.log; do cp "$AB/a/rmsnorm/$f" "$OUT/$f"; done
