@@ -16,16 +16,21 @@
 # checks of the sanitizers, the files and the benchmarks' end were added after, on the review's word,
 # and pass on those records.)
 set -eu
-AB=$(cd "$(dirname "$0")" && pwd); OUT=$(cd "$AB/../.." && pwd)  # benchmarks/results
+# land_ab.sh [DIR]: DIR holds the phases' folders (bench/, a/, b/, and b2/ where LayerNorm's suite ran
+# again alone), this script's folder by default: a later call of call_ab.sh (CALL=...) lands the same
+# way, its folders unpacked into a runs/ folder of its own.
+AB=$(cd "${1:-$(dirname "$0")}" && pwd); OUT=$(cd "$(dirname "$0")/../.." && pwd)  # benchmarks/results
+LN=b/layer_norm; [ -d "$AB/b2/layer_norm" ] && LN=b2/layer_norm
 suite_files="gpu_suite.json tests.log sanitizer_memcheck.log sanitizer_racecheck.log"
-python3 - "$AB" <<'PY'
+python3 - "$AB" "$LN" <<'PY'
 import json, sys
 from pathlib import Path
 ab = Path(sys.argv[1])
-commits = {(ab / phase / "commit.txt").read_text() for phase in ("bench", "a", "b", "b2")}
+ln = sys.argv[2]
+commits = {(ab / phase / "commit.txt").read_text() for phase in ("bench", "a", "b", ln.split("/")[0])}
 problems = [f"the phases ran {len(commits)} commits' bundles"] if len(commits) != 1 else []
 logs = ["gpu_suite.json", "tests.log", "sanitizer_memcheck.log", "sanitizer_racecheck.log"]
-needed = [f"{d}/{f}" for d in ("a/rmsnorm", "b2/layer_norm") for f in [*logs, "build.log"]]
+needed = [f"{d}/{f}" for d in ("a/rmsnorm", ln) for f in [*logs, "build.log"]]
 needed += [f"a/{p}/{f}" for p in ("fused_add_rms_norm", "fused_add_layer_norm") for f in logs]
 needed += ["a/build_fused_add_rms_norm.log", "a/build_fused_add_layer_norm.log", "b/commit.txt"]
 needed += ["b/two_families/gpu_suite.json", "b/two_families/tests.log"]
@@ -39,7 +44,7 @@ if problems:
     sys.exit("\n".join(problems))
 for suite_dir, bench in (
     ("a/rmsnorm", "bench/rmsnorm/bench_rms_norm.json"),
-    ("b2/layer_norm", "bench/layer_norm/bench_layer_norm.json"),
+    (ln, "bench/layer_norm/bench_layer_norm.json"),
     ("a/fused_add_rms_norm", "bench/fused_add_rms_norm/bench_fused_add_rms_norm.json"),
     ("a/fused_add_layer_norm", "bench/fused_add_layer_norm/bench_fused_add_layer_norm.json"),
     ("b/two_families", None),
@@ -64,7 +69,7 @@ PY
 for f in $suite_files build.log; do cp "$AB/a/rmsnorm/$f" "$OUT/$f"; done
 cp "$AB"/bench/rmsnorm/{bench_rms_norm.json,bench_rms_norm.png,benchmark.log} "$OUT/"
 N=$OUT/norms/layer_norm
-for f in $suite_files build.log; do cp "$AB/b2/layer_norm/$f" "$N/$f"; done
+for f in $suite_files build.log; do cp "$AB/$LN/$f" "$N/$f"; done
 cp "$AB"/bench/layer_norm/{bench_layer_norm.json,bench_layer_norm.png,benchmark.log} "$N/"
 for p in fused_add_rms_norm fused_add_layer_norm; do
   N=$OUT/norms/$p
