@@ -850,7 +850,8 @@ def test_the_cpu_backward_of_rows_whose_sums_about_their_first_element_overflow(
     # The CPU backward's one read of a row sums d w dy, d = x - x[0] (x for RMSNorm), unscaled: with x
     # of 1e15 and grad_out of 1e24 those sums overflow float32 where the sums of x_hat w dy do not, and
     # the loops then take them again about the mean; within float32's tolerance (check_inputs), where
-    # those sums give NaN. (The CUDA kernels sum the same way and have not been run on such rows.)
+    # those sums give NaN. (The CUDA kernels sum the same way and give NaN here: lab AB-O in the
+    # RMSNorm example's benchmarks/results/runs/ab/overflow/.)
     xs, params, grad_outs = make_inputs(spec, (8, 4096), torch.float32, "cpu")
     with torch.no_grad():
         xs[0].mul_(1e15)
