@@ -846,17 +846,25 @@ def test_the_backward_of_rows_whose_first_element_lies_far_keeps_float32s_digits
         assert error <= 2e-5 * expected.abs().max().item(), (error, expected.abs().max().item())
 
 
-def test_the_cpu_backward_of_rows_whose_sums_about_their_first_element_overflow(spec):
-    # The CPU backward's one read of a row sums d w dy, d = x - x[0] (x for RMSNorm), unscaled: with x
-    # of 1e15 and grad_out of 1e24 those sums overflow float32 where the sums of x_hat w dy do not, and
-    # the loops then take them again about the mean; within float32's tolerance (check_inputs), where
-    # those sums give NaN. (The CUDA kernels sum the same way and give NaN here: lab AB-O in the
-    # RMSNorm example's benchmarks/results/runs/ab/overflow/.)
-    xs, params, grad_outs = make_inputs(spec, (8, 4096), torch.float32, "cpu")
+@pytest.mark.parametrize("first", ["random", "far"])
+@pytest.mark.parametrize("shape", [(64, 32), (8, 4096), (6, 32768), (3, 100003)], ids=str)
+def test_the_cpu_backward_of_rows_whose_sums_overflow(spec, shape, first):
+    # The backward's one read of a row sums d w dy, d = x - x[0] (x for RMSNorm), unscaled: in the even
+    # rows, x of 1e15 and grad_out of 1e24, those sums overflow float32 where the sums of x_hat w dy do
+    # not, and the CPU loops then take them again as x_hat w dy; "far": the first element 2e18 too, so
+    # that LayerNorm's sums of d^2 about it overflow as well (its statistics then taken about the
+    # mean). The odd rows, x of 1 and grad_out of 1e9, whose grad_x is as large as the even rows'
+    # (rstd w dy), lie beside them. grad_outs[0] only, so that a residual's gradient, added to grad_x,
+    # hides nothing. float32, within its tolerance (check_inputs), where the first sums give NaN. (The
+    # CUDA kernels sum the same way and give NaN here: lab AB-O in the RMSNorm example's
+    # benchmarks/results/runs/ab/overflow/.)
+    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cpu")
     with torch.no_grad():
-        xs[0].mul_(1e15)
-        for g in grad_outs:
-            g.mul_(1e24)
+        xs[0][::2].mul_(1e15)
+        if first == "far":
+            xs[0][::2, 0] = 2e18
+        grad_outs[0][::2].mul_(1e24)
+        grad_outs[0][1::2].mul_(1e9)
     for t in [*xs, *params]:
         t.requires_grad_()
     check_inputs(spec, xs, params, grad_outs, torch.float32)
