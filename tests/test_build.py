@@ -6,6 +6,7 @@ virtual environments (editable, regular, from an sdist, the CI workflow's steps)
 test_installs.py.
 """
 
+import ast
 import importlib.util
 import json
 import os
@@ -171,12 +172,29 @@ def test_cpu_isa_picks_the_cpu_loops_flags_and_module_name(
 
 def test_the_package_knows_every_library_name_the_build_gives(render_project):
     """The wheel carries no build_config.py, so the package's __init__ names the libraries itself: the
-    same names as build_config.MODULE_NAMES, and a feature list for each instruction set."""
+    same names as build_config.MODULE_NAMES, and for each instruction set the features of
+    build_config.CPU_ISA_NEEDS."""
     project_dir = render_project(activation="relu")
     config = _build_config_of(project_dir)
     init = (project_dir / "src" / "fused_bias_activation" / "__init__.py").read_text()
     assert "{" + ", ".join(f'"{name}"' for name in sorted(config.MODULE_NAMES)) + "}" in init
-    assert all(f'_needs["{isa}"]' in init or f'"{isa}": (' in init for isa in config.CPU_ISA_FLAGS if isa != "portable")
+    # Its feature lists are build_config's (/proc/cpuinfo's names) in torch.cpu.get_capabilities' names.
+    needs = {}
+    for node in ast.walk(ast.parse(init)):
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "_needs":
+            needs.update(ast.literal_eval(node.value))
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+            target = node.targets[0]
+            if isinstance(target.value, ast.Name) and target.value.id == "_needs":
+                needs[ast.literal_eval(target.slice)] = ast.literal_eval(node.value)
+
+    def torch_name(flag: str) -> str:
+        return {"fma": "fma3"}.get(flag, flag.replace("avx512", "avx512_") if flag.startswith("avx512") else flag)
+
+    expected = {isa: {torch_name(flag) for flag in flags} for isa, flags in config.CPU_ISA_NEEDS.items() if flags}
+    assert {isa: set(features) for isa, features in needs.items()} == expected
+    if hasattr(torch.cpu, "get_capabilities"):  # the names are torch's
+        assert set().union(*expected.values()) <= set(torch.cpu.get_capabilities())
 
 
 def test_a_build_for_this_machines_instruction_set_prints_no_compiler_warning(render_project):
