@@ -6,6 +6,7 @@ checkout (the package in src/, csrc/ and build_config.py in the project folder a
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 from pathlib import Path
@@ -16,6 +17,7 @@ from torch.utils import cpp_extension
 _PROJECT = Path(__file__).resolve().parents[2]  # <project>/src/<package>/_jit.py
 
 
+@functools.cache  # one load for cpu_isa and load_sources; it reads the environment when called
 def _build_config():
     spec = importlib.util.spec_from_file_location("build_config", _PROJECT / "build_config.py")
     if spec is None or not (_PROJECT / "csrc").is_dir():
