@@ -8,10 +8,10 @@ extension authors their days: a CPU-only torch, nvcc missing, a CUDA toolkit of 
 than torch's, a host compiler newer than nvcc supports, a compiler that links its own copy of the C++
 runtime into shared libraries, no ninja, and GPUs that TORCH_CUDA_ARCH_LIST does not cover.
 
-The compilers checked are those the build runs: C++ sources are compiled with $CXX, or else the C++
-compiler Python was configured with (sysconfig's CXX); the library is linked as setuptools links it
-($LDSHARED, or Python's LDSHARED with $CC in place of its compiler); nvcc compiles host code with
-$CC (torch passes it as -ccbin), or else with the gcc on PATH.
+The compilers checked are those the build runs: C++ sources are compiled with $CXX, or else c++ on
+PATH (torch's ninja build: torch.utils.cpp_extension.get_cxx_compiler); the library is linked as
+setuptools links it ($LDSHARED, or Python's LDSHARED with $CC in place of its compiler); nvcc
+compiles host code with $CC (torch passes it as -ccbin), or else with the gcc on PATH.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 from dataclasses import dataclass, field
 
@@ -102,9 +101,8 @@ def _first_line(text: str | None) -> str | None:
 
 
 def cxx_compiler(env: dict[str, str]) -> str | None:
-    """What compiles the C++ sources: $CXX, else the C++ compiler Python was configured with."""
-    configured = (sysconfig.get_config_var("CXX") or "c++").split()[0]
-    name = env.get("CXX") or configured
+    """What compiles the C++ sources: $CXX, else c++ on PATH (torch's ninja build, as build_config.py)."""
+    name = env.get("CXX") or "c++"
     return shutil.which(name.split()[0], path=env.get("PATH", "")) or (name if os.path.exists(name) else None)
 
 
@@ -258,7 +256,7 @@ def check_cxx(e: Environment) -> Finding:
         return Finding(
             "C++ compiler",
             PROBLEM,
-            "no C++ compiler found (looked at $CXX and the compiler Python was configured with)",
+            "no C++ compiler found (looked at $CXX, else c++ on PATH)",
             "install g++ (or set CXX to a C++ compiler)",
         )
     return Finding("C++ compiler", OK, f"{e.cxx}: {e.cxx_version_text.strip()}")

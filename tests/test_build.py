@@ -197,6 +197,18 @@ def test_the_package_knows_every_library_name_the_build_gives(render_project):
         assert set().union(*expected.values()) <= set(torch.cpu.get_capabilities())
 
 
+def test_build_config_asks_about_the_cxx_torchs_build_compiles_with(render_project, monkeypatch):
+    """gcc_major (GCC-only warning flags) and the OpenMP probe ask the compiler that torch's ninja
+    build runs: $CXX, else c++ (cpp_extension.get_cxx_compiler), not sysconfig's CXX."""
+    from torch.utils import cpp_extension
+
+    config = _build_config_of(render_project(activation="relu"))
+    monkeypatch.delenv("CXX", raising=False)
+    assert config.cxx_compiler() == [cpp_extension.get_cxx_compiler()] == ["c++"]
+    monkeypatch.setenv("CXX", "ccache g++-12")
+    assert config.cxx_compiler() == ["ccache", "g++-12"]
+
+
 def test_a_build_for_this_machines_instruction_set_prints_no_compiler_warning(render_project):
     """The default build (this machine's widest set: AVX512 on CI, whose GCC 12 warns falsely on its
     AVX512 headers without build_config's -Wno-maybe-uninitialized) compiles without a warning."""

@@ -150,6 +150,21 @@ def test_nvcc_follows_cc_not_cxx(machine, tmp_path):
     assert with_cxx.cxx == str(bin_dir / "g++-13")  # C++ sources: $CXX
 
 
+def test_the_cxx_checked_without_cxx_is_the_c_plus_plus_torchs_build_runs(tmp_path, monkeypatch):
+    # torch's ninja build compiles the C++ sources with $CXX, else c++ on PATH
+    # (cpp_extension.get_cxx_compiler), not with the compiler Python was configured with (sysconfig's
+    # CXX, a conda compiler where Python is conda's).
+    from torch.utils import cpp_extension
+
+    monkeypatch.delenv("CXX", raising=False)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script(bin_dir, cpp_extension.get_cxx_compiler(), "c++ (GCC) 13.3.0")
+    script(bin_dir, "g++", "g++ (GCC) 12.2.0")
+    assert doctor.cxx_compiler({"PATH": str(bin_dir)}) == str(bin_dir / "c++")
+    assert doctor.cxx_compiler({"PATH": str(bin_dir), "CXX": "g++"}) == str(bin_dir / "g++")
+
+
 def test_clang_is_checked_against_its_own_limit(machine):
     environment = machine(nvcc="12.4", gcc="clang version 19.1.0")
     assert "clang <= 17" in by_check(doctor.diagnose(environment))["nvcc host compiler"].message

@@ -13,7 +13,6 @@ import os
 import platform
 import shlex
 import subprocess
-import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -119,8 +118,10 @@ MODULE_NAMES = ("_C", *(f"_C_{isa}" for isa in CPU_ISA_FLAGS if isa != "portable
 
 
 def cxx_compiler() -> list[str]:
-    """The C++ compiler the build uses: CXX, else the one Python was configured with."""
-    return shlex.split(os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++")
+    """The C++ compiler the build compiles the C++ sources with: CXX, else c++ on PATH, the rule of
+    torch.utils.cpp_extension.get_cxx_compiler, which names the compiler of its ninja build (doctor.py
+    checks the same one)."""
+    return shlex.split(os.environ.get("CXX") or "c++")
 
 
 @functools.cache
