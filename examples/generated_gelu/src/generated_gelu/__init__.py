@@ -14,7 +14,8 @@ from pathlib import Path
 
 import torch  # first: the library links against torch's, which this import loads
 
-if os.environ.get("GENERATED_GELU_JIT") == "1":
+_JIT = os.environ.get("GENERATED_GELU_JIT") == "1"
+if _JIT:
     # Development: compile csrc/ just in time (only what changed) instead of importing the build.
     from ._jit import cpu_isa, load_sources
 
@@ -29,8 +30,9 @@ else:
             f"{_here}), left by builds of different CPU_ISA: rebuild it (`pip install --no-build-isolation "
             "-e .`), which keeps one"
         )
+    _library = _libraries[0] if _libraries else "_C"
     # The set the CPU loops were compiled for, from the library's name (build_config.py).
-    CPU_LOOPS = _libraries[0].removeprefix("_C_") if _libraries and _libraries[0] != "_C" else "portable"
+    CPU_LOOPS = "portable" if _library == "_C" else _library.removeprefix("_C_")
 if CPU_LOOPS != "portable":
     # The CPU features the loops' flags need (build_config.py): torch.cpu.get_capabilities lists them
     # in newer torch; older torch has one check a set (its AVX512 check, AVX512F only in some releases).
@@ -47,12 +49,12 @@ if CPU_LOOPS != "portable":
             "about 2015) or CPU_ISA=portable (any CPU), with `pip install --no-build-isolation .` (or, with "
             "GENERATED_GELU_JIT=1, by importing it again)"
         )
-if os.environ.get("GENERATED_GELU_JIT") == "1":
+if _JIT:
     load_sources()
 else:
     try:
         # Importing the module loads the library, which registers the operators.
-        importlib.import_module("._C" if CPU_LOOPS == "portable" else f"._C_{CPU_LOOPS}", __name__)
+        importlib.import_module(f".{_library}", __name__)
     except ImportError as error:
         if any(_here.glob("_C*")):
             raise ImportError(
@@ -65,7 +67,7 @@ else:
             "folder with `pip install --no-build-isolation -e .` (or a regular install without -e), or set "
             "GENERATED_GELU_JIT=1 to compile it just in time on import"
         ) from error
-from . import ops
+from . import ops  # noqa: E402 (after the library, which registers the operators ops wraps)
 
 globals().update(ops.public_api)
 __all__ = sorted(ops.public_api)
