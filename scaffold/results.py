@@ -436,17 +436,20 @@ def _isa_name(isa: str) -> str:
     return "any CPU (portable)" if isa == "portable" else isa.upper()
 
 
+def _cpu_machine(meta: dict) -> str:
+    """The machine of a CPU benchmark: its CPU, the instruction set of our loops (meta.cpu_loops,
+    recorded since 2026-11-29) and of eager's kernels (meta.cpu_capability), and torch."""
+    loops = f"loops compiled for {_isa_name(meta['cpu_loops'])}" if meta.get("cpu_loops") else "loops' set not recorded"
+    return f"{meta['device_name']} ({loops}, eager's kernels {meta['cpu_capability']}; torch {meta['torch_version']})"
+
+
 def cpu_table(results: Path = RESULTS_DIR) -> str:
     """The example's CPU loops against eager and torch.compile, per thread count (benchmarks/bench_<op>.py)."""
     bench = _load(next((results / "cpu").glob("bench_*.json")))
     meta = bench["meta"]
     script = f"benchmarks/bench_{meta['op'].split('::')[-1]}.py"
-    # cpu_loops: the instruction set the extension's loops were compiled for (recorded since 2026-11-29),
-    # cpu_capability: the one eager's kernels ran.
-    loops = f"compiled for {_isa_name(meta['cpu_loops'])}, " if meta.get("cpu_loops") else ""
     lines = [
-        f"The example's CPU loops ({loops}eager's kernels {meta['cpu_capability']}), measured {meta['date'][:10]} "
-        f"on {meta['device_name']} (torch {meta['torch_version']}) by `{script} "
+        f"The example's CPU loops, measured {meta['date'][:10]} on {_cpu_machine(meta)} by `{script} "
         f"--device cpu --threads {' '.join(map(str, meta['cpu_threads']))}`: median time per call; vs eager and vs "
         "torch.compile = their time over ours.",
         "",
@@ -805,18 +808,7 @@ def row_norm_cpu_table(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         ),
     )
     runs, metas = [runs[i] for i in order], [metas[i] for i in order]
-    machine = sorted(
-        {
-            f"{m['device_name']} ("
-            + (
-                f"loops compiled for {_isa_name(m['cpu_loops'])}"
-                if m.get("cpu_loops")
-                else "loops' instruction set not recorded"
-            )
-            + f", eager's kernels {m['cpu_capability']}; torch {m['torch_version']})"
-            for m in metas
-        }
-    )
+    machine = sorted({_cpu_machine(m) for m in metas})
     dates = sorted({m["date"][:10] for m in metas})
     lines = [
         f"On the CPU (`results/cpu/`, {', '.join(dates)}, {' and '.join(machine)}): "
