@@ -1,6 +1,6 @@
 """far_columns_margin.py (lab AD; after g2/far_first_margin.py): how far past its bound
 test_rows_whose_first_element_lies_far_from_the_others would find LayerNorm's grad_x with the CUDA
-backward's sums taken once about each row's origin, the median of its first three elements (row_origin)
+backward's sums taken once about each row's origin, the median of its first three elements (backward_shift)
 (before the mend), and with the mend's second sums about the mean, emulated in float32 on the CPU.
 
 The test's inputs (make_inputs for LayerNorm: x = 2 randn + 0.5, weight = 1 + 0.5 randn, every other

@@ -4,7 +4,7 @@
 # layer_norm, fused_add_layer_norm and rmsnorm projects of `scaffold gpu-bundle`, in .gpu/VARIANT/
 # (commit.txt in each): main (a540e22); m1, main with LayerNorm's origin the median of the row's first
 # three elements (branch issue11-median-only); v1, m1 with branch issue11-fast-resum's rare rows (the
-# three-look loop inlined, the second look from where the first left the row); v3, m1 with the rare
+# three-look loop inlined, the second look from where the first left the row); v3, v2 with the rare
 # rows in a function not inlined (branch issue11-rare-rows). lab_ad.py times each on the kinds tame,
 # massive and far2; then v3's far-row and overflow tests on CUDA; then a second round in reverse order
 # as time allows. Results in $OUT/res_ad3.tgz.
