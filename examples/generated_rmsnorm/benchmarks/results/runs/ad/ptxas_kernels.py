@@ -4,7 +4,8 @@ arguments (Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages, kShifte
 registers and spill stores and loads, for each kernel that differs. A kernel's spills are those ptxas
 prints under its own "Function properties" line (../ab/overflow/ptxas_compare.py took the first such
 line after the kernel's name, which is a called function's where the kernel calls one not inlined).
-Usage: python3 ptxas_kernels.py OLD_LOG NEW_LOG."""
+Usage: python3 ptxas_kernels.py OLD_LOG NEW_LOG [KERNEL], KERNEL backward_kernel unless given
+(forward_kernel: the forward's kernels, forward_kernel_two_blocks too)."""
 
 import re
 import subprocess
@@ -32,20 +33,21 @@ def parse(path):
 
 
 old, new = parse(sys.argv[1]), parse(sys.argv[2])
-names = [k for k in old if "backward_kernel" in k]
+kernel = sys.argv[3] if len(sys.argv) > 3 else "backward_kernel"
+names = [k for k in old if kernel in k]
 plain = subprocess.run(
     ["c++filt"], input="\n".join(names), capture_output=True, text=True
 ).stdout.splitlines()
 rows = []
 for name, text in zip(names, plain, strict=True):
-    m = re.search(r"backward_kernel<(.*)>\(", text)
-    args = re.sub(r"[a-z_:]*norms::", "", m.group(1) if m else text)
+    m = re.search(r"(\w*" + kernel + r"\w*)<(.*?)>\(", text)
+    args = re.sub(r"[a-z_:]*norms::", "", f"{m.group(1)}<{m.group(2)}>" if m else text)
     args = args.replace("c10::BFloat16", "bf16").replace("c10::Half", "f16")
     o, n = old[name], new.get(name)
     if o != n:
         rows.append(
-            f"{args:56} registers {o['regs']:3} -> {n['regs']:3}, spill stores {o['spill'][1]:4} -> "
+            f"{args:72} registers {o['regs']:3} -> {n['regs']:3}, spill stores {o['spill'][1]:4} -> "
             f"{n['spill'][1]:4}, loads {o['spill'][2]:4} -> {n['spill'][2]:4}"
         )
-print(f"{len(names)} backward kernels, {len(rows)} differ")
+print(f"{len(names)} kernels named {kernel}, {len(rows)} differ")
 print("\n".join(sorted(rows)))
