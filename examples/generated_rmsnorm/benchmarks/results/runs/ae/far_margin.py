@@ -11,6 +11,7 @@ the CPU.
 """
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -45,7 +46,7 @@ with out.open("a") as f:
                     scale = 10 * expected.pow(2).mean().sqrt().item()
                     allowed = tolerance * max(scale, 1e-30) + tolerance * expected.abs()
                     ratio = ((actual.double() - expected).abs() / allowed).max().item()
-                    worst[name] = max(worst[name], ratio)
+                    worst[name] = max(worst[name], math.inf if math.isnan(ratio) else ratio)
             row = {
                 "label": label,
                 "project": project.name,
