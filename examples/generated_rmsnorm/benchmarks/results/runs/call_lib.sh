@@ -53,13 +53,14 @@ bench() {
    python3 -c "import sys; sys.path.insert(0, 'benchmarks'); import gpu_suite; from pathlib import Path
 gpu_suite.plot('$op', Path('$R/$p/bench_$op.json'), Path('$R/$p/bench_$op.png'))" > /dev/null 2>&1)
 }
-# suite PROJECT: its suite (gpu_suite.py --skip-benchmark --skip-jit: build, tests, compute-sanitizer)
-# within what is left of the script's `limit` seconds, its record in R/PROJECT with its answers files
-# (from call AA on; call L5 had its own copy, the same commands).
+# suite PROJECT [OPTION...]: its suite (gpu_suite.py --skip-benchmark --skip-jit: build, tests,
+# compute-sanitizer; the options, such as --skip-build, passed on) within what is left of the script's
+# `limit` seconds, its record in R/PROJECT with its answers files (from call AA on; call L5 had its own
+# copy, the same commands; the options from call AC on).
 suite() {
   local p=$1
   (cd "$X/$p" && MAX_JOBS=8 timeout "$(( limit - $(elapsed) ))" python3 benchmarks/gpu_suite.py \
-     --skip-benchmark --skip-jit --out "$R/$p" > "$R/${p}_suite.log" 2>&1
+     --skip-benchmark --skip-jit --out "$R/$p" "${@:2}" > "$R/${p}_suite.log" 2>&1
    echo "suite $p exit $? at $(elapsed) s: $(tail -n 1 "$R/$p/tests.log" 2>/dev/null)")
   for answers in "$X/$p"/.copier-answers*.yml; do cp "$answers" "$R/$p/${answers##*/.}"; done
 }
