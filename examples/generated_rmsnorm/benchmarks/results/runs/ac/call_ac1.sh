@@ -12,8 +12,8 @@
 #   bash call_ac1.sh b1   LayerNorm's and RMSNorm's benchmarks (building them first)
 #   bash call_ac1.sh b2   the residual-add RMSNorm's and LayerNorm's benchmarks (building them first)
 # One thing at a time on the GPU (suites beside one another had compute-sanitizer abort as a process
-# ended: calls G3-2, N and AB). A suite takes about 270 to 360 s (its build about 100: the tables
-# report that build's time), a phase of benchmarks about 330. With one GPU the suites skip their
+# ended: calls G3-2, N and AB). A suite takes about 270 to 400 s (its build about 100, whose time its
+# record keeps), a phase of benchmarks about 330. With one GPU the suites skip their
 # second-device and DDP cases: call_ac2.sh runs every suite again on two GPUs, and land_ac.sh lands
 # both parts. Results in $OUT/res_acPHASE.tgz, unpacked into runs/ac/PHASE/ with each call's console
 # output as console.txt.
@@ -23,6 +23,7 @@ limit=580
 [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: make this call carrying .gpu"; exit 3; }
 benches() {  # benches PROJECT...: each built at once, then its benchmark, one after another
   local p
+  ls "$root"/.whl/*.whl > /dev/null 2>&1 || { echo "no .whl/ here: make this call carrying .whl"; exit 3; }
   for p in "$@"; do build "$p" 8 & done
   wait; pack
   install_liger

@@ -71,6 +71,15 @@ for norm, (_, phase, bench_phase, op) in NORMS.items():
     meta = json.loads((ac / bench_phase / norm / f"bench_{op}.json").read_text())["meta"]
     if meta.get("sources_sha256") != sources:
         problems.append(f"{where}, its benchmark: other kernel sources")
+    # What tests/test_results.py asks of a benchmark: on the GPU, in full, of this operator, with
+    # Liger-Kernel installed and run wherever it has the operator (not after a residual add to a
+    # LayerNorm); b1 and b2 without a carried .whl/ would run without it and still end with exit 0.
+    residual = norm.startswith("fused_add")
+    peers = [] if norm == "fused_add_layer_norm" else ["liger"]
+    if (meta.get("device_type") != "gpu" or meta.get("quick") or not meta.get("liger_version")
+            or meta.get("peers") != peers or not meta.get("op", "").endswith(f"::{op}")
+            or meta.get("residual_add", False) != residual):
+        problems.append(f"{bench_phase}/{norm}: its benchmark is not a full GPU run against {peers or 'no peer'}")
     if f"bench {norm} exit 0 " not in (ac / bench_phase / "console.txt").read_text():
         problems.append(f"{bench_phase}/{norm}: its benchmark did not end with exit 0 ({bench_phase}/console.txt)")
     run, found = two_gpu_problems(f"two/{norm}")
