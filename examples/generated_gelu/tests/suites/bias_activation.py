@@ -30,6 +30,7 @@ from .common import (
     DEVICES,
     DTYPES,
     HALF_DTYPES,
+    check_a_stale_library_asks_for_a_rebuild,
     check_data_parallel,
     spec_fixture,
 )
@@ -117,6 +118,12 @@ def check_forward_and_backward(spec, x, bias, grad_out):
     expected_x, expected_bias = reference_grads(spec.reference, x, bias, grad_out)
     assert_close(grad_x, expected_x, x.dtype)
     assert_bias_grad_close(grad_bias, expected_bias, column_magnitude(expected_x), bias.dtype)
+
+
+def test_an_operator_the_library_lacks_asks_for_a_rebuild(spec, tmp_path):
+    # An operator module added since the library was built (copier's "adding an operator" without a
+    # rebuild): importing the package names the fix, rather than torch.ops' AttributeError.
+    check_a_stale_library_asks_for_a_rebuild("generated_gelu", spec.name.split("::")[0], tmp_path)
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)

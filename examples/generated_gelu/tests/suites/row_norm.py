@@ -41,6 +41,7 @@ from .common import (
     DEVICES,
     DTYPES,
     HALF_DTYPES,
+    check_a_stale_library_asks_for_a_rebuild,
     check_data_parallel,
     spec_fixture,
 )
@@ -921,6 +922,12 @@ def test_rows_whose_first_element_lies_far_in_the_other_dtypes(spec, device, dty
     check_inputs(spec, *far_first_inputs(spec, shape, device, dtype, param_dtype), dtype)
 
 
+def test_an_operator_the_library_lacks_asks_for_a_rebuild(spec, tmp_path):
+    # An operator module added since the library was built (copier's "adding an operator" without a
+    # rebuild): importing the package names the fix, rather than torch.ops' AttributeError.
+    check_a_stale_library_asks_for_a_rebuild("generated_gelu", spec.name.split("::")[0], tmp_path)
+
+
 def test_default_eps_is_the_schemas(spec):
     schema = spec.forward_op._schema
     assert float(schema.arguments[-1].default_value) == spec.default_eps
@@ -1136,6 +1143,39 @@ def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
     no_residual = [torch.zeros_like(x64)] if spec.residual_add else []  # what ours(x) adds
     expected = outputs_of(spec, spec.reference(x64, *no_residual, *params, eps))[0]
     assert_close(ours(x), expected, torch.float32)
+
+
+@pytest.mark.parametrize("elementwise_affine", [True, False])
+@pytest.mark.parametrize("device", DEVICES)
+def test_layer_takes_x_of_any_dtype_as_torch_nn_does(spec, device, elementwise_affine):
+    # A float32 layer on a float64 x computes in float64, as torch.nn.RMSNorm does (torch.nn.LayerNorm
+    # without learnable parameters too), and a layer without learnable parameters takes an x of any
+    # dtype, whatever dtype it was made in (its unit scale and zero shift are exact in every dtype).
+    ours = spec.layer(48, elementwise_affine=elementwise_affine, device=device)
+    with torch.no_grad():
+        for p in ours.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    x64 = 3 * torch.randn(16, 48, device=device, dtype=torch.float64) + 1
+    if elementwise_affine:
+        params = [p.detach().double() for p in ours.parameters()]
+    else:
+        zeros = torch.zeros(48, device=device, dtype=torch.float64)
+        params = [zeros if spec.zero_centered_weight else zeros + 1, *([zeros] if spec.has_bias else [])]
+    no_residual = [torch.zeros_like(x64)] if spec.residual_add else []  # what ours(x) adds
+    expected = outputs_of(spec, spec.reference(x64, *no_residual, *params, layer_eps(ours, x64.dtype)))[0]
+    y = ours(x64)
+    assert y.dtype == torch.float64
+    assert_close(y, expected, torch.float64)
+    if elementwise_affine:
+        y.sum().backward()
+        assert all(p.grad.dtype == torch.float32 for p in ours.parameters())
+    else:
+        bare = spec.layer(48, elementwise_affine=False, device=device, dtype=torch.bfloat16)
+        x = x64.float()
+        torch.testing.assert_close(bare(x), ours(x))  # a float32 x through a layer made in bfloat16
+    # torch.nn's printed form, but for the class name.
+    theirs = torch_layer(spec, 48, elementwise_affine=elementwise_affine, device=device)
+    assert repr(ours).partition("(")[2] == repr(theirs).partition("(")[2]
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16], ids=str)

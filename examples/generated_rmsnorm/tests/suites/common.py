@@ -2,6 +2,7 @@
 the operator under test, and the check of a layer trained under DistributedDataParallel."""
 
 import gc
+import importlib
 import os
 from pathlib import Path
 
@@ -129,3 +130,18 @@ def check_data_parallel(layer: type[nn.Module], residual_add: bool, device_type:
     for name, p in model.named_parameters():
         assert torch.equal(ranks[0][name], ranks[1][name]), name
         torch.testing.assert_close(ranks[0][name], p.detach().cpu(), rtol=1e-10, atol=1e-12, msg=name)
+
+
+def check_a_stale_library_asks_for_a_rebuild(package: str, namespace: str, folder: Path) -> None:
+    """An operator module whose operator the compiled library lacks (added since the last build):
+    importing it raises an ImportError that says to rebuild. The module is written to `folder`, put
+    on the package's ops path for the check."""
+    ops = importlib.import_module(f"{package}.ops")
+    module = folder / "added_since_the_build.py"
+    module.write_text(f"import torch\n\ntorch.ops.{namespace}.added_since_the_build\n")
+    ops.__path__.append(str(folder))
+    try:
+        with pytest.raises(ImportError, match="no such operator.*Rebuild it in the project folder"):
+            ops.import_operator("added_since_the_build")
+    finally:
+        ops.__path__.remove(str(folder))

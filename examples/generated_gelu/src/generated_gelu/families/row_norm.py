@@ -142,6 +142,10 @@ def _apply(
     """The layer's operator on x (and residual, where it adds one), its parameters and eps (None:
     the default of the dtype it computes in)."""
     function = type(layer).function
+    if x.dtype == torch.float64:
+        # A float64 x with a layer's float32 parameters computes in float64, as torch.nn.RMSNorm does
+        # (the operator itself takes parameters of x's dtype, or float32 for a 16-bit x).
+        parameters = tuple(p.to(torch.float64) for p in parameters)
     if not layer.residual_add:
         if residual is not None:
             raise TypeError(f"{type(layer).__name__} takes no residual: its operator adds none")
@@ -209,7 +213,9 @@ class RMSNormLayer(nn.Module):
             (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self.weight)
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
-        weight = self.weight if self.weight is not None else self._unit_weight
+        # Without a learnable weight, the unit scale in x's dtype (exact in any), as torch.nn.RMSNorm
+        # takes any x without one.
+        weight = self.weight if self.weight is not None else self._unit_weight.to(x.dtype)
         return _apply(self, x, residual, (weight,), self.eps)
 
     def extra_repr(self) -> str:
@@ -259,12 +265,17 @@ class LayerNormLayer(nn.Module):
             nn.init.zeros_(self.bias)
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
-        weight = self.weight if self.weight is not None else self._unit_weight
-        bias = self.bias if self.bias is not None else self._zero_bias
+        # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
+        # torch.nn.LayerNorm takes any x without them.
+        weight = self.weight if self.weight is not None else self._unit_weight.to(x.dtype)
+        bias = self.bias if self.bias is not None else self._zero_bias.to(x.dtype)
         return _apply(self, x, residual, (weight, bias), self.eps)
 
-    def extra_repr(self) -> str:
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+    def extra_repr(self) -> str:  # torch.nn.LayerNorm's
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+            f"bias={self.bias is not None}"
+        )
 
 
 def _check_parameter(op: str, name: str, x_name: str, x: Tensor, p: Tensor) -> None:

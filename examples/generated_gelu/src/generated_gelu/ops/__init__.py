@@ -10,7 +10,7 @@ the project needs no edit to this file.
 import importlib
 import pkgutil
 
-__all__ = ["public_api"]
+__all__ = ["import_operator", "public_api"]
 
 public_api: dict[str, object] = {}
 
@@ -22,10 +22,26 @@ def _public_names(module) -> list[str]:
     return [name for name in public if getattr(getattr(module, name), "__module__", None) == module.__name__]
 
 
+def import_operator(name: str):
+    """The module of operator `name`, imported. Where the compiled library lacks the operator (a module
+    added, or renamed, since the library was built: torch.ops then has no such attribute), an
+    ImportError says so and how to rebuild."""
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except AttributeError as error:
+        if "_OpNamespace" not in str(error):  # torch.ops' namespaces, which raise it
+            raise
+        raise ImportError(
+            f"{__name__}.{name}: {error}: the compiled library has no such operator, most likely added "
+            "since the library was built. Rebuild it in the project folder: `pip install "
+            "--no-build-isolation -e .` (or a regular install without -e)"
+        ) from error
+
+
 for _info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
     if _info.name.startswith("_"):
         continue
-    _module = importlib.import_module(f"{__name__}.{_info.name}")
+    _module = import_operator(_info.name)
     for _name in _public_names(_module):
         if _name in public_api:
             raise ImportError(f"{_name} is defined twice (the second time in {_module.__name__})")
