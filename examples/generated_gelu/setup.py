@@ -106,27 +106,16 @@ class BuildOneLibrary(BuildExtension):
         super().run()
 
 
-def built_for_this_torch() -> dict:
-    """setup()'s arguments that depend on the build: the extension module, the version with its
-    local label, and the torch release the library imports with."""
-    try:
-        module, cuda = extension()
-        cuda_version = torch.version.cuda if cuda else None
-        version = build_config.wheel_version(torch.__version__, cuda_version, build_config.cpu_isa())
-    except ValueError as error:  # build_config's refusals (CPU_ISA)
-        raise SystemExit(str(error)) from None
-    return {
-        "version": version,
-        "install_requires": [build_config.torch_requirement(torch.__version__)],
-        "ext_modules": [module],
-        "cmdclass": {"build_ext": BuildOneLibrary},
-        "options": {"bdist_wheel": {"py_limited_api": "cp310"}},
-    }
-
-
-if "sdist" in sys.argv[1:]:
-    # A source distribution builds for whichever torch installs it: the plain version, any torch; the
-    # wheel built from it takes the local label and the torch release of that build.
-    setup(version=build_config.VERSION, install_requires=["torch"])
-else:
-    setup(**built_for_this_torch())
+try:
+    module, cuda = extension()
+    cuda_version = torch.version.cuda if cuda else None
+    version = build_config.wheel_version(torch.__version__, cuda_version, build_config.cpu_isa())
+except ValueError as error:  # build_config's refusals (CPU_ISA)
+    raise SystemExit(str(error)) from None
+setup(
+    version=version,
+    install_requires=[build_config.torch_requirement(torch.__version__)],
+    ext_modules=[module],
+    cmdclass={"build_ext": BuildOneLibrary},
+    options={"bdist_wheel": {"py_limited_api": "cp310"}},
+)

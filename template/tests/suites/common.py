@@ -137,11 +137,15 @@ def check_a_stale_library_asks_for_a_rebuild(package: str, namespace: str, folde
     importing it raises an ImportError that says to rebuild. The module is written to `folder`, put
     on the package's ops path for the check."""
     ops = importlib.import_module(f"{package}.ops")
-    module = folder / "added_since_the_build.py"
-    module.write_text(f"import torch\n\ntorch.ops.{namespace}.added_since_the_build\n")
+    stale = f"import torch\n\ntorch.ops.{namespace}.added_since_the_build\n"
+    (folder / "added_since_the_build.py").write_text(stale)
+    # Another operator missing from torch.ops (a typo in the module) is no stale library: its own error.
+    (folder / "misspells_aten.py").write_text("import torch\n\ntorch.ops.aten.not_an_aten_operator\n")
     ops.__path__.append(str(folder))
     try:
         with pytest.raises(ImportError, match="no such operator.*Rebuild it in the project folder"):
             ops.import_operator("added_since_the_build")
+        with pytest.raises(AttributeError, match="not_an_aten_operator"):
+            ops.import_operator("misspells_aten")
     finally:
         ops.__path__.remove(str(folder))

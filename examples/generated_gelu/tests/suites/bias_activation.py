@@ -123,7 +123,11 @@ def check_forward_and_backward(spec, x, bias, grad_out):
 def test_an_operator_the_library_lacks_asks_for_a_rebuild(spec, tmp_path):
     # An operator module added since the library was built (copier's "adding an operator" without a
     # rebuild): importing the package names the fix, rather than torch.ops' AttributeError.
-    check_a_stale_library_asks_for_a_rebuild("generated_gelu", spec.name.split("::")[0], tmp_path)
+    check_a_stale_library_asks_for_a_rebuild(
+        "generated_gelu",
+        spec.name.split("::")[0],
+        tmp_path,
+    )
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)

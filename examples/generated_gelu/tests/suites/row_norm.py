@@ -925,7 +925,11 @@ def test_rows_whose_first_element_lies_far_in_the_other_dtypes(spec, device, dty
 def test_an_operator_the_library_lacks_asks_for_a_rebuild(spec, tmp_path):
     # An operator module added since the library was built (copier's "adding an operator" without a
     # rebuild): importing the package names the fix, rather than torch.ops' AttributeError.
-    check_a_stale_library_asks_for_a_rebuild("generated_gelu", spec.name.split("::")[0], tmp_path)
+    check_a_stale_library_asks_for_a_rebuild(
+        "generated_gelu",
+        spec.name.split("::")[0],
+        tmp_path,
+    )
 
 
 def test_default_eps_is_the_schemas(spec):
@@ -1206,6 +1210,8 @@ def test_layer_norm_without_a_bias_is_a_drop_in(spec, device):
     theirs.load_state_dict(ours.state_dict())
     x = 3 * torch.randn(16, 48, device=device) + 1
     torch.testing.assert_close(ours(x), theirs(x))
+    # Its float32 weight with a bfloat16 x, as under autocast (the zero shift takes the weight's dtype).
+    torch.testing.assert_close(ours(x.bfloat16()), theirs(x.bfloat16()))
 
 
 def test_layer_refuses_a_shape_over_several_dimensions(spec):

@@ -29,12 +29,14 @@ def import_operator(name: str):
     try:
         return importlib.import_module(f"{__name__}.{name}")
     except AttributeError as error:
-        if "_OpNamespace" not in str(error):  # torch.ops' namespaces, which raise it
+        # torch.ops' namespace lacks the module's own operator (a module is named like its operator).
+        if "_OpNamespace" not in str(error) or f"no attribute '{name}'" not in str(error):
             raise
         raise ImportError(
             f"{__name__}.{name}: {error}: the compiled library has no such operator, most likely added "
             "since the library was built. Rebuild it in the project folder: `pip install "
-            "--no-build-isolation -e .` (or a regular install without -e)"
+            "--no-build-isolation -e .` (or a regular install without -e; with the just-in-time build, "
+            "import the package again)"
         ) from error
 
 

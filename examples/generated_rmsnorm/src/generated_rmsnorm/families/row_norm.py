@@ -219,7 +219,7 @@ class RMSNormLayer(nn.Module):
         return _apply(self, x, residual, (weight,), self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return nn.RMSNorm.extra_repr(self)  # the installed torch's form
 
 
 class LayerNormLayer(nn.Module):
@@ -266,16 +266,14 @@ class LayerNormLayer(nn.Module):
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
-        # torch.nn.LayerNorm takes any x without them.
+        # torch.nn.LayerNorm takes any x without them; without a bias alone, a zero shift in the
+        # weight's dtype (a float32 weight with a bfloat16 x under autocast).
         weight = self.weight if self.weight is not None else self._unit_weight.to(x.dtype)
-        bias = self.bias if self.bias is not None else self._zero_bias.to(x.dtype)
+        bias = self.bias if self.bias is not None else self._zero_bias.to(weight.dtype)
         return _apply(self, x, residual, (weight, bias), self.eps)
 
-    def extra_repr(self) -> str:  # torch.nn.LayerNorm's
-        return (
-            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
-            f"bias={self.bias is not None}"
-        )
+    def extra_repr(self) -> str:
+        return nn.LayerNorm.extra_repr(self)  # the installed torch's form (bias= since torch 2.12)
 
 
 def _check_parameter(op: str, name: str, x_name: str, x: Tensor, p: Tensor) -> None:
