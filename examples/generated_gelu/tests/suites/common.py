@@ -1,5 +1,6 @@
 """What every family's test suite shares: the devices and dtypes its cases run on, its fixture of
-the operator under test, and the check of a layer trained under DistributedDataParallel."""
+the operator under test, the check of a layer trained under DistributedDataParallel, and the test
+of a library built before an operator was added."""
 
 import gc
 import importlib
@@ -132,20 +133,21 @@ def check_data_parallel(layer: type[nn.Module], residual_add: bool, device_type:
         torch.testing.assert_close(ranks[0][name], p.detach().cpu(), rtol=1e-10, atol=1e-12, msg=name)
 
 
-def check_a_stale_library_asks_for_a_rebuild(package: str, namespace: str, folder: Path) -> None:
-    """An operator module whose operator the compiled library lacks (added since the last build):
-    importing it raises an ImportError that says to rebuild. The module is written to `folder`, put
-    on the package's ops path for the check."""
-    ops = importlib.import_module(f"{package}.ops")
-    stale = f"import torch\n\ntorch.ops.{namespace}.added_since_the_build\n"
-    (folder / "added_since_the_build.py").write_text(stale)
+def test_an_operator_the_library_lacks_asks_for_a_rebuild(spec, tmp_path):
+    """An operator module added since the library was built (copier's "adding an operator" without a
+    rebuild): importing it raises an ImportError that says to rebuild, rather than torch.ops'
+    AttributeError. The module is written to tmp_path, put on the package's ops path for the check.
+    Each family's suite imports this test, so that it runs for each operator."""
+    ops = importlib.import_module(f"{type(spec).__module__.split('.')[0]}.ops")  # Spec: <package>.families
+    stale = f"import torch\n\ntorch.ops.{spec.name.split('::')[0]}.added_since_the_build\n"
+    (tmp_path / "added_since_the_build.py").write_text(stale)
     # Another operator missing from torch.ops (a typo in the module) is no stale library: its own error.
-    (folder / "misspells_aten.py").write_text("import torch\n\ntorch.ops.aten.not_an_aten_operator\n")
-    ops.__path__.append(str(folder))
+    (tmp_path / "misspells_aten.py").write_text("import torch\n\ntorch.ops.aten.not_an_aten_operator\n")
+    ops.__path__.append(str(tmp_path))
     try:
         with pytest.raises(ImportError, match="no such operator.*Rebuild it in the project folder"):
             ops.import_operator("added_since_the_build")
         with pytest.raises(AttributeError, match="not_an_aten_operator"):
             ops.import_operator("misspells_aten")
     finally:
-        ops.__path__.remove(str(folder))
+        ops.__path__.remove(str(tmp_path))
