@@ -101,7 +101,8 @@ def backward_arguments(spec, xs, grad_outs):
 
 
 def reference_outputs(spec, xs, params, grad_outs, eps):
-    """The float64 reference's outputs and gradients (each activation's, then each parameter's).
+    """The float64 reference's outputs and gradients (each activation's, then each parameter's; none
+    where grad_outs is None).
 
     With a residual add the operator normalizes residual_out, x + residual rounded once to their
     dtype (where a row's spread is small against its values, that rounding moves the norm more than
@@ -115,7 +116,7 @@ def reference_outputs(spec, xs, params, grad_outs, eps):
         arguments = [xs64[0] + rounding, xs64[1]]  # exact in float64: the sum is the rounded one
     outputs = outputs_of(spec, spec.reference(*arguments, *params64, eps))
     grads = ()
-    if outputs[0].numel():
+    if outputs[0].numel() and grad_outs is not None:
         grads = torch.autograd.grad(outputs, [*xs64, *params64], [g.double() for g in grad_outs])
     return [o.detach() for o in outputs], grads
 
@@ -799,10 +800,11 @@ FAR_FIRST_SHAPES = [
 ]
 
 
-def far_first_inputs(spec, shape, device, dtype=torch.float32, param_dtype=None):
-    """make_inputs' inputs, every other row's first element of x set to 1000, requiring grad."""
+def far_first_inputs(spec, shape, device, dtype=torch.float32, param_dtype=None, far_columns=1):
+    """make_inputs' inputs, every other row's first `far_columns` elements of x set to 1000, requiring
+    grad."""
     xs, params, grad_outs = make_inputs(spec, shape, dtype, device, param_dtype)
-    xs[0][::2, 0] = 1000.0
+    xs[0][::2, :far_columns] = 1000.0
     for t in [*xs, *params]:
         t.requires_grad_()
     return xs, params, grad_outs
@@ -822,6 +824,33 @@ def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape):
     # on the CPU (the example's benchmarks/results/runs/g/g1/). Lost digits move every element of a row.
     for actual, expected in zip([*outputs, *grads], [*expected_outputs, *expected_grads], strict=True):
         assert_close(actual, expected, torch.float32, scale=10 * expected.pow(2).mean().sqrt().item())
+
+
+@pytest.mark.parametrize("far_columns", [1, 2])
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_mean_of_rows_read_in_several_passes_whose_first_element_lies_far(spec, device, far_columns):
+    # test_rows_whose_first_element_lies_far_from_the_others' rows at 3 x 300001, which the CUDA forward
+    # reads in several passes (wider than registers and clusters hold), drawn 20 times: seeds 0 to 19,
+    # the draws of lab AE (the RMSNorm example's benchmarks/results/runs/ae/margin_table.txt, H200).
+    # There the forward whose mean combined every pass's about the far origin put y up to 1.18 and 1.19
+    # times that test's allowance off (LayerNorm, after a residual add, one far column; 0.97 and 0.95
+    # with two), a draw failing it now and then; mended from each thread's sums about its own first
+    # element (forward_rows in csrc/row_norm/cuda.cuh), 0.08 to 0.15. This test allows half.
+    if spec.norm != "layer_norm":
+        pytest.skip("RMSNorm's sums are taken about zero")
+    tolerance = TOLERANCES[torch.float32]
+    eps = spec.default_eps
+    for seed in range(20):
+        with torch.random.fork_rng(devices=[torch.cuda.current_device()] if device == "cuda" else []):
+            torch.manual_seed(seed)
+            xs, params, _ = far_first_inputs(spec, (3, 300001), device, far_columns=far_columns)
+        with torch.no_grad():
+            outputs = run(spec, xs, params, eps)
+        expected_outputs, _ = reference_outputs(spec, xs, params, None, eps)
+        for actual, expected in zip(outputs, expected_outputs, strict=True):
+            allowed = tolerance * (10 * expected.pow(2).mean().sqrt() + expected.abs())  # that test's
+            ratio = ((actual.double() - expected).abs() / allowed).max().item()
+            assert ratio <= 0.5, (seed, ratio)
 
 
 @pytest.mark.parametrize("far", [1e4, 1e6])
