@@ -210,8 +210,9 @@ def test_a_project_with_an_operator_of_each_family_passed_its_cuda_cases():
 @pytest.mark.parametrize("folder", ["", *(f"norms/{name}" for name in gpu.OTHER_NORMS), "two_families"])
 def test_every_norm_and_the_two_family_project_passed_on_two_gpus(folder):
     # With both GPUs visible: nothing failed and nothing was skipped for want of a second GPU (the
-    # second-device tests and DistributedDataParallel over NCCL ran); each norm on its suite's sources.
-    # A run of its own (two_gpus/), or the norm's suite where it ran with two GPUs visible.
+    # second-device tests and DistributedDataParallel over NCCL ran). A run of its own (two_gpus/), or
+    # the norm's suite where it ran with two GPUs visible. A run of its own on other kernel sources than
+    # the norm's suite (sessions lent one GPU re-run the suites alone) must be said so in the README.
     record = results.ROW_NORM_RESULTS_DIR / folder / "two_gpus" / "gpu_suite.json"
     if not record.is_file():
         record = record.parent.parent / "gpu_suite.json"
@@ -221,7 +222,12 @@ def test_every_norm_and_the_two_family_project_passed_on_two_gpus(folder):
     assert results._NEEDS_TWO_GPUS not in record.with_name("tests.log").read_text()
     if folder != "two_families" and record.parent.name == "two_gpus":  # a run apart from the suite
         suite = json.loads((results.ROW_NORM_RESULTS_DIR / folder / "gpu_suite.json").read_text())
-        assert run["environment"]["sources_sha256"] == suite["environment"]["sources_sha256"]
+        digest = run["environment"]["sources_sha256"]
+        if digest != suite["environment"]["sources_sha256"]:
+            said = f"other kernel sources than its table's suite: `csrc/` SHA-256 `{digest[:12]}`"
+            assert f"(`{record.parent.relative_to(results.ROW_NORM_RESULTS_DIR.parent).as_posix()}/`; {said}" in (
+                results.two_gpu_runs()
+            )
     if folder == "two_families":  # which template it ran
         assert re.fullmatch(r"[0-9a-f]{40}", record.with_name("commit.txt").read_text().split()[0])
 

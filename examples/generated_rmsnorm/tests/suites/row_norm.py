@@ -835,7 +835,8 @@ def test_the_mean_of_rows_read_in_several_passes_whose_first_element_lies_far(sp
     # There the forward whose mean combined every pass's about the far origin put y up to 1.18 and 1.19
     # times that test's allowance off (LayerNorm, after a residual add, one far column; 0.97 and 0.95
     # with two), a draw failing it now and then; mended from each thread's sums about its own first
-    # element (forward_rows in csrc/row_norm/cuda.cuh), 0.08 to 0.15. This test allows half.
+    # element (forward_rows in csrc/row_norm/cuda.cuh), 0.08 to 0.15 (lab AE, and call AG's
+    # runs/ag/margin/ on the mend as it landed). This test allows half.
     if spec.norm != "layer_norm":
         pytest.skip("RMSNorm's sums are taken about zero")
     tolerance = TOLERANCES[torch.float32]
