@@ -6,16 +6,18 @@
 # far (lab AE of ../ae/; rows of several passes are wider than an H200's clusters hold, which no
 # benchmark shape is). So the benchmarks stay those of call AB, which the tables say measured other
 # kernel sources, and the two-GPU cases those of call AB's suites (two GPUs visible; land_ag.sh keeps
-# them in each norm's two_gpus/). Three phases, each a call of its own, on one warm machine:
-#   bash call_ag.sh a   builds the four projects at once (carry .gpu), then LayerNorm's suite
-#   bash call_ag.sh b   the residual-add LayerNorm's suite, then the RMSNorm example's (carry nothing:
-#                       the built .gpu/ stays on the machine between calls)
-#   bash call_ag.sh c   the residual-add RMSNorm's suite (carry nothing)
-# The machine goes back after 30 s idle: make the three calls one right after another. Phase a ran
-# twice: first on the bundle of dd8875e, whose LayerNorm suite failed one test of its own (torch's
-# CUDA LayerNorm, its reference, refused a bfloat16 x with float32 parameters; a1/), then, the test
-# mended (the same kernel sources), on a fresh machine with the bundle of that mend's commit, which
-# phases b and c ran too.
+# them in each norm's two_gpus/). Three phases, each a call of its own carrying .gpu (a carried folder
+# did not stay for the next call, even on the machine still warm), one right after another (the
+# machine goes back after 30 s idle):
+#   bash call_ag.sh a   builds the four projects at once, then LayerNorm's suite
+#   bash call_ag.sh b   builds the residual-add LayerNorm's project, then its suite
+#   bash call_ag.sh c   builds the RMSNorm example's and the residual-add RMSNorm's projects, then
+#                       their suites
+# Phase a ran twice: first on the bundle of dd8875e, whose LayerNorm suite failed one test of its own
+# (torch's CUDA LayerNorm, its reference, refused a bfloat16 x with float32 parameters; a1/), then, the
+# test mended (the same kernel sources), with the bundle of that mend's commit, edcfe89, which phases b
+# and c ran too. (The first tries of b and c, which carried nothing and ran the script's b and c of
+# then, found no .gpu/ and stopped; those phases were then written as above.)
 # One suite at a time on the GPU (suites beside one another had compute-sanitizer abort as a process
 # ended: calls G3-2, N and AB). Results in $OUT/res_agPHASE.tgz, unpacked into runs/ag/PHASE/ with
 # each call's console output as console.txt.
