@@ -8,13 +8,14 @@
 #     thread on 256 threads (lab AE4: 0.95 to 0.97 of the forward's time at 4096 x 16384).
 # Before the calls: git apply runs/ah/ah.patch (its tests too), commit, `scaffold gpu-bundle .gpu`
 # at that commit; Liger-Kernel 0.8.5's wheel in .whl/ (the device README says how).
-# Three phases, each a call of its own carrying .gpu and .whl (a carried folder does not stay for the
-# next call: call AG), made one right after another (the machine goes back after 30 s idle):
+# Three phases, each a call of its own carrying .gpu (phase 1 also .whl; a carried folder does not
+# stay for the next call: call AG), made one right after another (the machine goes back after 30 s
+# idle):
 #   bash call_ah.sh 1   builds LayerNorm's and the residual-add LayerNorm's projects, runs their
-#                       far-row tests first (a broken change stops here), then both benchmarks,
-#                       then LayerNorm's suite                                   (about 500 s)
+#                       CUDA tests of far rows and of the forward's vectors a thread first (a broken
+#                       change stops here), then both benchmarks                  (about 360 s)
 #   bash call_ah.sh 2   the residual-add LayerNorm's suite, then the RMSNorm example's (about 410 s)
-#   bash call_ah.sh 3   the residual-add RMSNorm's suite                          (about 260 s)
+#   bash call_ah.sh 3   LayerNorm's suite, then the residual-add RMSNorm's        (about 450 s)
 # The RMSNorm kernels compile as before (kCentered false), but the shared file's text changes, so
 # every norm's suite runs again; RMSNorm's benchmarks stay call AB's (the tables say that they
 # measured other kernel sources). Times from calls AB and AG. One thing at a time on the GPU.
@@ -31,22 +32,24 @@ case $phase in
     wait; pack
     passed=1
     for p in layer_norm fused_add_layer_norm; do
-      (cd "$X/$p" && timeout 120 python3 -m pytest tests -q -k "far and cuda" > "$R/far_$p.log" 2>&1)
-      rc=$?; echo "far tests $p exit $rc at $(elapsed) s: $(tail -n 1 "$R/far_$p.log")"
+      (cd "$X/$p" && timeout 120 python3 -m pytest tests -q -k "(far or vectors_a_thread) and cuda" \
+         > "$R/first_$p.log" 2>&1)
+      rc=$?; echo "first tests $p exit $rc at $(elapsed) s: $(tail -n 1 "$R/first_$p.log")"
       [ $rc -eq 0 ] || passed=0
     done
     pack
-    [ $passed -eq 1 ] || { echo "a far-row test did not pass: stopping"; exit 1; }
+    [ $passed -eq 1 ] || { echo "a first test did not pass: stopping"; exit 1; }
     install_liger
-    for p in layer_norm fused_add_layer_norm; do bench "$p"; pack; done
-    suite layer_norm --skip-build ;;
+    for p in layer_norm fused_add_layer_norm; do bench "$p"; pack; done ;;
   2)
     for p in fused_add_layer_norm rmsnorm; do build "$p" 8 & done
     wait; pack
     suite fused_add_layer_norm --skip-build; pack
     suite rmsnorm --skip-build ;;
   3)
-    build fused_add_rms_norm 16; pack
+    for p in layer_norm fused_add_rms_norm; do build "$p" 8 & done
+    wait; pack
+    suite layer_norm --skip-build; pack
     suite fused_add_rms_norm --skip-build ;;
   *) echo "usage: call_ah.sh 1|2|3"; exit 2 ;;
 esac

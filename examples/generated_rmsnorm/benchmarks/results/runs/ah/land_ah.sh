@@ -7,14 +7,14 @@
 # It checks first and copies nothing unless every check passes: all phases of one commit's bundle;
 # each suite passed with nothing failed and compute-sanitizer clean; each benchmark a full GPU run of
 # its operator, on its suite's kernel sources, against Liger-Kernel where it has the operator, that
-# ended with exit 0.
+# ended with exit 0; the bundle rendered from a commit without uncommitted changes.
 set -eu
 AH=$(cd "$(dirname "$0")" && pwd); OUT=$(cd "$AH/../.." && pwd)  # benchmarks/results
 python3 - "$AH" <<'PY'
 import json, sys
 from pathlib import Path
 ah = Path(sys.argv[1])
-SUITES = {"rmsnorm": "2", "layer_norm": "1", "fused_add_layer_norm": "2", "fused_add_rms_norm": "3"}
+SUITES = {"rmsnorm": "2", "layer_norm": "3", "fused_add_layer_norm": "2", "fused_add_rms_norm": "3"}
 BENCHES = {"layer_norm": ("layer_norm", ["liger"]), "fused_add_layer_norm": ("fused_add_layer_norm", [])}
 problems = []
 needed = [f"{phase}/commit.txt" for phase in "123"] + ["1/console.txt"]
@@ -27,6 +27,8 @@ if problems:
     sys.exit("\n".join(problems))
 if len({(ah / phase / "commit.txt").read_text() for phase in "123"}) != 1:
     problems.append("the phases ran more than one commit's bundle")
+if len((ah / "1" / "commit.txt").read_text().strip().splitlines()) > 1:
+    problems.append("the bundle was rendered with uncommitted changes: commit ah.patch first")
 sources = {}
 for norm, phase in SUITES.items():
     suite = json.loads((ah / phase / norm / "gpu_suite.json").read_text())
@@ -39,7 +41,7 @@ for norm, phase in SUITES.items():
 console = (ah / "1" / "console.txt").read_text()
 for norm, (op, peers) in BENCHES.items():
     meta = json.loads((ah / "1" / norm / f"bench_{op}.json").read_text())["meta"]
-    if meta.get("sources_sha256") != sources[norm]:
+    if meta.get("sources_sha256") != sources[norm]:  # (the suites ran later, in phases 2 and 3)
         problems.append(f"1/{norm}: its benchmark measured other kernel sources than its suite")
     if (meta.get("device_type") != "gpu" or meta.get("quick") or not meta.get("liger_version")
             or meta.get("peers") != peers or not meta.get("op", "").endswith(f"::{op}")):
@@ -54,7 +56,7 @@ suite() {  # suite NORM WHERE PHASE
   cp "$AH/$3/build_$1.log" "$OUT/$2/build.log"
 }
 suite rmsnorm . 2
-suite layer_norm norms/layer_norm 1
+suite layer_norm norms/layer_norm 3
 suite fused_add_layer_norm norms/fused_add_layer_norm 2
 suite fused_add_rms_norm norms/fused_add_rms_norm 3
 cp "$AH/1/layer_norm"/{bench_layer_norm.json,bench_layer_norm.png,benchmark.log} "$OUT/norms/layer_norm/"
