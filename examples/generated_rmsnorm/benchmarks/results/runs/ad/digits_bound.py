@@ -6,7 +6,10 @@ folder the first argument). For each draw: each gradient's largest error over 2e
 element (the test's bound then), and grad_weight's largest error over 2e-5 of the scale the test takes
 since, the suite's gradient_scales for it: the largest sum over the rows of |dy| (|x - mean| + |x|)
 rstd. Prints the worst draws and how many exceed each bound.
-Usage: python3 digits_bound.py PROJECT/src PACKAGE."""
+Usage: python3 digits_bound.py PROJECT/src PACKAGE [FAR [COLUMNS [DRAWS]]]: the first COLUMNS columns
+set to FAR, over DRAWS seeds (by default 1e4, 1 and 400, which gave digits_bound.txt; 1e4 and 1e6
+with 2 columns gave ../ah/digits_bound_two.txt, for ah.patch's tests, whose CUDA backward sums a row
+about the median of its first three elements, far where two of them are)."""
 
 import importlib
 import sys
@@ -16,15 +19,17 @@ import torch
 sys.path.insert(0, sys.argv[1])
 op = importlib.import_module(sys.argv[2]).layer_norm
 EPS, SHAPE = 1e-5, (4, 100003)
+FAR = float(sys.argv[3]) if len(sys.argv) > 3 else 1e4
+COLUMNS = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 draws = []
-for seed in range(400):
+for seed in range(int(sys.argv[5]) if len(sys.argv) > 5 else 400):
     torch.manual_seed(seed)
     n = SHAPE[-1]
     x = (2 * torch.randn(SHAPE, dtype=torch.float64) + 0.5).float()
     w = (1 + 0.5 * torch.randn(n, dtype=torch.float64)).float()
     b = torch.randn(n, dtype=torch.float64).float()
     dy = torch.randn(SHAPE, dtype=torch.float64).float()
-    x[:, 0] = 1e4
+    x[:, :COLUMNS] = FAR
     ts = [t.clone().requires_grad_() for t in (x, w, b)]
     grads = torch.autograd.grad(op(*ts, EPS), ts, dy)
     rs = [t.double().requires_grad_() for t in (x, w, b)]

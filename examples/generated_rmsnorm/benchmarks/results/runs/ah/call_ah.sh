@@ -41,16 +41,8 @@ case $phase in
     [ $passed -eq 1 ] || { echo "a first test did not pass: stopping"; exit 1; }
     install_liger
     for p in layer_norm fused_add_layer_norm; do bench "$p"; pack; done ;;
-  2)
-    for p in fused_add_layer_norm rmsnorm; do build "$p" 8 & done
-    wait; pack
-    suite fused_add_layer_norm --skip-build; pack
-    suite rmsnorm --skip-build ;;
-  3)
-    for p in layer_norm fused_add_rms_norm; do build "$p" 8 & done
-    wait; pack
-    suite layer_norm --skip-build; pack
-    suite fused_add_rms_norm --skip-build ;;
+  2) built_suites fused_add_layer_norm rmsnorm ;;
+  3) built_suites layer_norm fused_add_rms_norm ;;
   *) echo "usage: call_ah.sh 1|2|3"; exit 2 ;;
 esac
 echo "done at $(elapsed) s"; pack
