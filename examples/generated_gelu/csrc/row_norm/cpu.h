@@ -222,7 +222,7 @@ struct Row {
       const opmath_t d_mean = lane_sum(total.sum) / n;
       variance = std::max(variance - d_mean * d_mean, opmath_t(0));
       mean = shift + d_mean;
-      far = !(d_mean * d_mean <= kFarShift * variance) || !std::isfinite(variance);  // or an overflow
+      far = lies_far(d_mean, variance) || !std::isfinite(variance);  // or an overflow
       if (far) {
         // Both sums again: the d's, all far from zero, added up rounding errors of their own size into
         // the mean, so the mean is mended by the sum about the mean they gave, a sum of small terms

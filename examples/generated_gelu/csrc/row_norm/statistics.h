@@ -39,9 +39,17 @@ C10_HOST_DEVICE inline at::opmath_type<scalar_t> row_origin(const scalar_t* __re
 // its RMS off (1000 in rows of N(0.5, 4) at N = 4096, emulated on the CPU: the example's
 // benchmarks/results/runs/g/far_shift.txt; summed again about the mean, 1.1e-6). Such a row, where
 // (x[0] - mean)^2 > kFarShift variance, is summed again about the mean so found (by the CPU loops and
-// the staged CUDA forward also a row whose squares overflow): in rows of normally distributed values
-// about 1 row in 16,000 (a chi-squared tail); rows whose first column holds an LLM's "massive
-// activation", all.
+// the staged CUDA forward also a row whose squares overflow; the CUDA forward of rows read in several
+// passes mends its mean instead, and the CUDA backward takes the median of the first three elements
+// for x[0]): in rows of normally distributed values about 1 row in 16,000 (a chi-squared tail); rows
+// whose first column holds an LLM's "massive activation", all.
 constexpr int kFarShift = 16;
+
+// Whether a row summed about a shift lies far from it by kFarShift: d_mean is the mean of x - shift;
+// true also where either is NaN. The CPU loops and the CUDA kernels each add their own overflow test.
+template <typename T>
+C10_HOST_DEVICE inline bool lies_far(T d_mean, T variance) {
+  return !(d_mean * d_mean <= T(kFarShift) * variance);
+}
 
 }  // namespace generated_gelu::row_norm

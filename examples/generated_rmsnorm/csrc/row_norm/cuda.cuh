@@ -209,7 +209,12 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 //   X29 and X30 had the residual-add LayerNorm's float32 forward at 8192 x 8192 at 286.9 and 291.2 us,
 //   against X28's 276.4 on eight vectors (the lab: 288.5 against 297.1). Without the add, LayerNorm's
 //   bfloat16 forward took longer so (81.3 us against 72.4 at 4096 x 16384). (float64 rows, which the
-//   rule covers too, were not timed.)
+//   rule covers too, were not timed.) But the residual-add LayerNorm's 16-bit rows of 1025 to 2048
+//   vectors take kForwardItems on kPreferredRowThreads (its kernel at eight vectors takes 64
+//   registers, the residual-add RMSNorm's 100): lab AE4 of the example's benchmarks/results/runs/ae/
+//   (H200, device time) had its forward at 4096 x 16384 at 0.968 (bfloat16) and 0.951 (float16) of
+//   the time on four vectors, its forward+backward at 0.981 and 0.975; at 8192 x 8192 and
+//   32768 x 4096, whose rows eight vectors cover on fewer threads, eight took 1.041 to 1.059 of it.
 // - LayerNorm's 16-bit rows without the add (whose kernel at four vectors a thread takes 48 registers)
 //   of more than kForwardItems vectors a thread of a warp, and no more than four vectors a thread of
 //   kPreferredRowThreads cover, take kForwardItems vectors a thread: its bfloat16 forward at 32768 x 4096
@@ -230,6 +235,11 @@ int pick_forward_items(int64_t rows, int64_t col_vecs) {
   if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
   if (rows <= core::multiprocessor_count()) return pick_items(rows, col_vecs, kForwardItems);
   if constexpr (!kShifted && Norm<float>::kResidual) {
+    if constexpr (Norm<float>::kCentered && sizeof(scalar_t) == 2) {
+      if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= kForwardItems * kPreferredRowThreads) {
+        return kForwardItems;
+      }
+    }
     if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return 4;
   } else if constexpr (!kShifted && Norm<float>::kCentered && sizeof(scalar_t) == 2) {
     if (col_vecs > kForwardItems * core::kWarp && col_vecs <= 4 * kPreferredRowThreads) return kForwardItems;
@@ -703,8 +713,7 @@ struct RowStatistics {
 
   // Whether the row must be summed again about its mean (kFarShift), or its squares overflowed.
   __device__ __forceinline__ bool far() const {
-    return kCentered &&
-           !(d_mean * d_mean <= kFarShift * variance && variance <= std::numeric_limits<T>::max());
+    return kCentered && (lies_far(d_mean, variance) || !(variance <= std::numeric_limits<T>::max()));
   }
 
   __device__ __forceinline__ T rstd(T eps) const {
@@ -905,8 +914,10 @@ __device__ __forceinline__ void forward_rows(
     // (which lies near its other elements): 0.08 to 0.15 of that allowance in lab AE. The block
     // decides as one, so that each of its threads takes part in the reduction.
     const opmath_t variance = stats.m2 / n;
-    const bool far = !(stats.mean * stats.mean <= kFarShift * variance);
-    if (__syncthreads_or(far)) {
+    const bool far = lies_far(stats.mean, variance);
+    // (cluster is 1 here: a cluster holds its slices in registers, kCached; were a kernel of several
+    // passes launched on clusters, its block's sum would cover its own slice alone.)
+    if (cluster == 1 && __syncthreads_or(far)) {
       __shared__ Sums<opmath_t, 1> mend_smem[core::kWarp];
       Sums<opmath_t, 1> part{};
       part.v[0] = own_count * (base - mean) + about_base + (has_edge ? edge_v - mean : opmath_t(0));
@@ -1325,8 +1336,28 @@ constexpr size_t staging_bytes(int block_threads) {
 // At one vector a thread, within the 48 KiB that every CUDA GPU gives a block without asking.
 static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kMaxRowThreads) <= 48 * 1024);
 
+// The value LayerNorm's backward sums a row about (d = x - shift): the median of the row's first three
+// elements (its first where N < 3). A row whose shift lies far from its mean (kFarShift) is summed
+// again (far_row_sums), a second read of the row by one row group while the others wait at the end of
+// the grid: one such row in the tensor added 9.7 to 31.1 us to LayerNorm's 16-bit forward+backward at
+// 8192 x 8192, 4096 x 16384 and 1024 x 65536 (lab AD of the RMSNorm example's benchmarks/results/runs/,
+// H200), and a first element four deviations out, which makes a row far, comes in about 1 row of
+// 16,000 normally distributed ones, so that the benchmark's random inputs held one now and then. The
+// median is far only where two of the three are (about 1 row in 10^8 such rows), and in rows whose
+// first column alone holds an LLM's "massive activation", never. (The forward keeps row_origin, which
+// the CPU loops share.)
+template <typename scalar_t>
+__device__ __forceinline__ at::opmath_type<scalar_t> backward_shift(const scalar_t* __restrict__ x_row,
+                                                                    int64_t cols) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  const opmath_t a = static_cast<opmath_t>(x_row[0]);
+  if (cols < 3) return a;
+  const opmath_t b = static_cast<opmath_t>(x_row[1]), c = static_cast<opmath_t>(x_row[2]);
+  return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
 // The sums of backward_kernel (sum(d), sum(d^2), sum(w dy), sum(d w dy), d = x - shift) of a row
-// whose first element lies far from its mean (kFarShift), over the row_threads threads of its row
+// whose shift lies far from its mean (kFarShift), over the row_threads threads of its row
 // group and, in a cluster, of each block (the caller combines the blocks'). Each thread reads its
 // elements from global memory one at a time, which is simple and, for a rare row, cheap enough.
 // (ptxas, nvcc 13.0, sm_90a, in the example's benchmarks/results/runs/g/: a second look at the
@@ -1361,9 +1392,10 @@ __device__ __forceinline__ S far_row_sums(const scalar_t* __restrict__ x_row,
 // with w = weight (+ 1 for a zero-centred weight) and x_hat = (x - mean) * rstd.
 //
 // One read of the row gives the statistics and both means. LayerNorm's sums are taken about the
-// row's first element (shift): sum(d), sum(d^2), sum(w dy), sum(d w dy) with d = x - shift, so the
-// variance sum(d^2)/N - (sum(d)/N)^2 does not lose the digits that a mean far from zero would; a row
-// whose first element lies far from its mean is summed again about the mean (far_row_sums).
+// median of the row's first three elements (shift, backward_shift): sum(d), sum(d^2), sum(w dy),
+// sum(d w dy) with d = x - shift, so the variance sum(d^2)/N - (sum(d)/N)^2 does not lose the digits
+// that a mean far from zero would; a row whose shift lies far from its mean is summed again about the
+// mean (far_row_sums).
 //
 // partial: rows of float sums of grad_out * x_hat (then, with a bias, of grad_out), one per row
 // group of the grid ([2][partial_rows][cols] with a bias). kInRegisters: the thread's columns of
@@ -1503,7 +1535,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
     const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
     const V* dy_row = reinterpret_cast<const V*>(grad_out + row_offset + head);
-    opmath_t shift = kCentered && active ? static_cast<opmath_t>(x[row * cols]) : opmath_t(0);  // see below
+    opmath_t shift = kCentered && active ? backward_shift(x + row_offset, cols) : opmath_t(0);  // see below
     if constexpr (kStaged) {
       stage_row(row + (kStages - 1) * partial_rows, (stage + kStages - 1) % kStages);
       wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly
@@ -1568,12 +1600,12 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     if constexpr (kClustered) sums = exchange.reduce(sums, stage, cluster, exchange_phases);
     const opmath_t n = static_cast<opmath_t>(cols);
     if constexpr (kCentered) {
-      // A row whose first element lies far from its mean against its spread (see far_row_sums) is
+      // A row whose shift lies far from its mean against its spread (see far_row_sums) is
       // summed again about the mean just found. A warp decides as one (its row groups shuffle
       // together); a row over several warps or a cluster's blocks has the same sums, hence the same
       // decision, in every thread.
       const opmath_t d_mean = sums.v[0] / n;
-      if (__any_sync(0xffffffffu, d_mean * d_mean > kFarShift * (sums.v[1] / n - d_mean * d_mean))) {
+      if (__any_sync(0xffffffffu, lies_far(d_mean, sums.v[1] / n - d_mean * d_mean))) {
         shift += d_mean;
         sums = far_row_sums<Norm>(x + row_offset, grad_out + row_offset, weight, cols, shift, active,
                                   row_threads, cluster, smem);
