@@ -15,7 +15,10 @@
 #                      phase a ran them
 #   bash call_ai.sh 3  LayerNorm's suite alone with both GPUs visible (beside another suite, its
 #                      memcheck run aborted as its process ended in call AB's phase b), then the
-#                      two-family project's (without compute-sanitizer), built while LayerNorm's ran
+#                      residual-add RMSNorm's again, alone (in phase 2 its memcheck run printed 0
+#                      errors and aborted as its process ended, exit 6, as in call AB), built while
+#                      LayerNorm's ran (written after phase 2 ran)
+#   bash call_ai.sh 4  the two-family project's suite (without compute-sanitizer), both GPUs visible
 # The RMSNorm kernels compile as before (lies_far is LayerNorm's alone: ptxas, runs/ai/ptxas/), so
 # their benchmarks stay call AB's. Each suite's limit is what is left of the call's 580 s. Results
 # in $OUT/res_aiPHASE.tgz, unpacked into runs/ai/PHASE/ with the console output as console.txt; then
@@ -51,10 +54,10 @@ case $phase in
     (build fused_add_layer_norm 10 && two_gpu_suite fused_add_layer_norm 1,0 --skip-build) &
     wait ;;
   3)
-    build two_families 16 & t=$!
+    build fused_add_rms_norm 16 & t=$!
     two_gpu_suite layer_norm 0,1
-    wait $t || echo "two_families did not build"
-    two_gpu_suite two_families 1,0 --skip-build --skip-sanitizer ;;
-  *) echo "usage: call_ai.sh 1|2|3"; exit 2 ;;
+    wait $t && two_gpu_suite fused_add_rms_norm 0,1 --skip-build ;;
+  4) build two_families 16 && two_gpu_suite two_families 1,0 --skip-build --skip-sanitizer ;;
+  *) echo "usage: call_ai.sh 1|2|3|4"; exit 2 ;;
 esac
 echo "done at $(elapsed) s"; pack
