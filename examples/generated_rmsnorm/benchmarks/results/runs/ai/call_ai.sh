@@ -19,6 +19,9 @@
 #                      errors and aborted as its process ended, exit 6, as in call AB), built while
 #                      LayerNorm's ran (written after phase 2 ran)
 #   bash call_ai.sh 4  the two-family project's suite (without compute-sanitizer), both GPUs visible
+#   bash call_ai.sh 5  (after the review, on the bundle of the commit that gave the far-from-zero
+#                      test two far columns) both LayerNorms built, that test's CUDA cases, one
+#                      project on each GPU
 # The RMSNorm kernels compile as before (lies_far is LayerNorm's alone: ptxas, runs/ai/ptxas/), so
 # their benchmarks stay call AB's. Each suite's limit is what is left of the call's 580 s. Results
 # in $OUT/res_aiPHASE.tgz, unpacked into runs/ai/PHASE/ with the console output as console.txt; then
@@ -58,6 +61,15 @@ case $phase in
     two_gpu_suite layer_norm 0,1
     wait $t && two_gpu_suite fused_add_rms_norm 0,1 --skip-build ;;
   4) build two_families 16 && two_gpu_suite two_families 1,0 --skip-build --skip-sanitizer ;;
-  *) echo "usage: call_ai.sh 1|2|3|4"; exit 2 ;;
+  5)
+    for p in layer_norm fused_add_layer_norm; do build "$p" 16 & done
+    wait; pack
+    check() {  # check PROJECT GPU
+      (cd "$X/$1" && CUDA_VISIBLE_DEVICES=$2 timeout 200 python3 -m pytest tests -q -p no:cacheprovider \
+         -k "some_deviations_out and cuda" > "$R/deviations_$1.log" 2>&1)
+      echo "deviations tests $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/deviations_$1.log")"
+    }
+    check layer_norm 0 & check fused_add_layer_norm 1 & wait ;;
+  *) echo "usage: call_ai.sh 1|2|3|4|5"; exit 2 ;;
 esac
 echo "done at $(elapsed) s"; pack
