@@ -14,10 +14,15 @@
 # phases ran one commit's bundle, rendered without uncommitted changes; each suite passed with
 # nothing failed and two GPUs visible, memcheck and racecheck clean (but the two-family project's,
 # run without); each benchmark a full GPU run of its operator on its suite's kernel sources, against
-# Liger-Kernel where it has the operator, that ended with exit 0.
+# Liger-Kernel where it has the operator, that ended with exit 0. (Run once, as call AI's records
+# came; after the review of the landing it also checks that no suite skipped its two-GPU cases, that
+# each tests.log ends with its gpu_suite.json's summary, that the sanitizer list is memcheck then
+# racecheck, both clean, that the first tests passed and that each benchmark holds the cells of the
+# table it replaces. On call AI's records these pass, checked against the tables before the landing:
+# `git show 1572ba6^:...`.)
 set -eu
 AI=$(cd "$(dirname "$0")" && pwd); OUT=$(cd "$AI/../.." && pwd)  # benchmarks/results
-python3 - "$AI" <<'PY'
+python3 - "$AI" "$OUT" <<'PY'
 import json, sys
 from pathlib import Path
 ai = Path(sys.argv[1])
@@ -48,13 +53,26 @@ for folder in [f"{phase}/{norm}" for norm, phase in SUITES.items()] + ["4/two_fa
         problems.append(f"{folder}: failed {suite.get('failed')}, {summary}")
     if suite["environment"].get("gpu_count", 1) < 2:
         problems.append(f"{folder}: {suite['environment'].get('gpu_count')} GPU(s)")
+    log = (ai / folder / "tests.log").read_text()
+    if "needs two CUDA devices" in log:  # (scaffold/results.py's _NEEDS_TWO_GPUS)
+        problems.append(f"{folder}: its two-GPU cases were skipped")
+    if summary.split(" in ")[0] not in (log.strip().splitlines() or [""])[-1]:
+        problems.append(f"{folder}: tests.log is not the log of its gpu_suite.json's tests")
     if folder != "4/two_families":
-        if {s["tool"]: s["verdict"] for s in suite.get("sanitizer", [])} != {"memcheck": "clean", "racecheck": "clean"}:
+        if [(s["tool"], s["verdict"]) for s in suite.get("sanitizer", [])] != [("memcheck", "clean"), ("racecheck", "clean")]:
             problems.append(f"{folder}: compute-sanitizer not clean")
         sources[folder.split("/")[1]] = suite["environment"].get("sources_sha256")
 console = (ai / "1" / "console.txt").read_text()
+for op in BENCHES:
+    if f"first tests {op} exit 0 " not in console:
+        problems.append(f"1/{op}: its first tests did not pass (1/console.txt)")
+results = Path(sys.argv[2])
 for op, peers in BENCHES.items():
-    meta = json.loads((ai / "1" / op / f"bench_{op}.json").read_text())["meta"]
+    bench = json.loads((ai / "1" / op / f"bench_{op}.json").read_text())
+    meta = bench["meta"]
+    cells = lambda b: {(r["dtype"], tuple(r["shape"]), r["pass"]) for r in b["results"]}
+    if cells(bench) != cells(json.loads((results / "norms" / op / f"bench_{op}.json").read_text())):
+        problems.append(f"1/{op}: its benchmark's cells are not those of the table it replaces")
     if meta.get("sources_sha256") != sources[op]:
         problems.append(f"1/{op}: its benchmark measured other kernel sources than its suite")
     if (meta.get("device_type") != "gpu" or meta.get("quick") or not meta.get("liger_version")
