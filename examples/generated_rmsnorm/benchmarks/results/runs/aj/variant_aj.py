@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Lab AJ's variants (issue 11) of the residual-add norms' CUDA backward, which reads a row's
 grad_residual_out in the output pass, after the row's reduction, from global memory, where each
 thread then waits on it (a backward of 69 to 71% of the copy rate at 1024 x 65536 in 16 bits for
