@@ -1,0 +1,37 @@
+"""Where the four norms' benchmark tables (the records in benchmarks/results/ that the README's tables
+show) stand against issue 11's goals: forward at least 90% and forward+backward at least 85% of the
+copy rate at 32768 x 4096, 8192 x 8192 and 4096 x 16384, at least 80% both ways at 1024 x 65536; no
+peer faster (device time) at those shapes and at 4096 x 1024; peak memory no more than eager's in the
+forward+backward. Run from benchmarks/results: python3 runs/ai/goal_status.py (its output after call
+AI: runs/ai/goal_status.txt)."""
+
+import json
+
+FILES = {
+    "RMSNorm": "bench_rms_norm.json",
+    "LayerNorm": "norms/layer_norm/bench_layer_norm.json",
+    "residual-add RMSNorm": "norms/fused_add_rms_norm/bench_fused_add_rms_norm.json",
+    "residual-add LayerNorm": "norms/fused_add_layer_norm/bench_fused_add_layer_norm.json",
+}
+BIG = [(32768, 4096), (8192, 8192), (4096, 16384)]
+PASSES = {"forward": "fwd", "forward+backward": "fwd+bwd"}
+for name, path in FILES.items():
+    bench = json.load(open(path))
+    missed, slower, above, cells = [], [], 0, 0
+    for r in bench["results"]:
+        shape, p, pct = tuple(r["shape"]), PASSES[r["pass"]], r["pct_of_copy"]["ours"]
+        goal = (90 if p == "fwd" else 85) if shape in BIG else (80 if shape == (1024, 65536) else None)
+        if goal and pct < goal:
+            missed.append(f"{r['dtype']} {shape[0]}x{shape[1]} {p} {pct:.1f}")
+        if shape in [*BIG, (1024, 65536), (4096, 1024)]:
+            ours = r["device_ms"]["ours"]
+            for peer, ms in r["device_ms"].items():
+                if peer != "ours" and ms and ms < ours:
+                    slower.append(f"{peer} {r['dtype']} {shape[0]}x{shape[1]} {p} x{ours / ms:.2f}")
+        if p == "fwd+bwd" and r.get("peak_mib"):
+            cells += 1
+            above += r["peak_mib"]["ours"] > r["peak_mib"]["eager"]
+    when = bench["meta"]["date"][:16]
+    print(f"== {name} (benchmarked {when} UTC): {len(missed)} goal cells missed: {'; '.join(missed)}")
+    print(f"   a peer faster in device time at the issue's shapes ({len(slower)}): {'; '.join(slower)}")
+    print(f"   peak memory above eager's in {above} of {cells} forward+backward cells")
