@@ -56,7 +56,7 @@ gpu_suite.plot('$op', Path('$R/$p/bench_$op.json'), Path('$R/$p/bench_$op.png'))
 # suite PROJECT [OPTION...]: its suite (gpu_suite.py --skip-benchmark --skip-jit: build, tests,
 # compute-sanitizer; the options, such as --skip-build, passed on) within what is left of the script's
 # `limit` seconds, its record in R/PROJECT with its answers files (from call AA on; call L5 had its own
-# copy, the same commands; the options from call AC on; from call AH on, one with no time left is not
+# copy, the same commands; the options from call AC on; from call AI on, one with no time left is not
 # started).
 suite() {
   local p=$1
@@ -65,14 +65,6 @@ suite() {
      --skip-benchmark --skip-jit --out "$R/$p" "${@:2}" > "$R/${p}_suite.log" 2>&1
    echo "suite $p exit $? at $(elapsed) s: $(tail -n 1 "$R/$p/tests.log" 2>/dev/null)")
   for answers in "$X/$p"/.copier-answers*.yml; do cp "$answers" "$R/$p/${answers##*/.}"; done
-}
-# built_suites PROJECT...: each built at once, then its suite (without a build) one after another,
-# packing after each (from call AH on; call AG's phases wrote the same steps out).
-built_suites() {
-  local p
-  for p in "$@"; do build "$p" 8 & done
-  wait; pack
-  for p in "$@"; do suite "$p" --skip-build; pack; done
 }
 [ -f "$X/${2:-.}/commit.txt" ] && cp "$X/${2:-.}/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
