@@ -113,7 +113,7 @@ constexpr int kMaxBlocksPerSM = 8;
 // a warp to take a warp (pick_forward_items).
 constexpr int kWarpRowsPerSM = 8;
 // The backward's staging of its next rows in shared memory: stages (the row being worked on and the
-// stages - 1 after it) and tensors (x, grad_out). A norm without centring or residual add (RMSNorm),
+// stages - 1 after it) and tensors (kMostStagedTensors). A norm without centring or residual add (RMSNorm),
 // in rows that start on a vector boundary at four or more vectors a thread, takes up to three stages,
 // the others two; fewer where the GPU gives a block less shared memory or cannot place a cluster of
 // such blocks (three, then two, then none: see backward_cuda). Call X20 of the example's
@@ -127,7 +127,17 @@ constexpr int kWarpRowsPerSM = 8;
 // LayerNorm gained (3.3% at 1024 x 65536, 4.5% at 4096 x 16384).
 template <bool kCentered, bool kResidual, bool kShifted, int kItems>
 constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;
-constexpr int kStagedTensors = 2;
+// The tensors a stage holds: x and grad_out, and with a residual add grad_residual_out too, where it
+// is given and the GPU gives a block room for a third tensor (else two, then none: see backward_cuda),
+// which the output pass otherwise reads from global memory as each thread gets to it. Lab AJ of the
+// example's benchmarks/results/runs/ (H200, device time, CUDA graphs, staged in two stages of three
+// tensors against two): the residual-add RMSNorm's bfloat16 forward+backward at 1024 x 65536 took
+// 296.0 us against 345.3, at 32768 x 4096 533.7 against 580.0; the residual-add LayerNorm's 336.4
+// against 380.9 and 542.9 against 602.8; float32 7 to 12% faster at 1024 x 65536, 4096 x 16384 and
+// 32768 x 4096.
+template <bool kResidual>
+constexpr int kMostStagedTensors = kResidual ? 3 : 2;
+constexpr int kStagedTensorCounts = 2;  // two or three: the host's occupancy caches hold one for each
 // A staged backward kernel reads the weight of the thread's columns once, into registers, where it
 // takes at most kHeldWeightBytes a thread (not a float32 weight with a 16-bit x at four vectors a
 // thread: 128 bytes), rather than in both passes over every row: the staging leaves an SM little L1
@@ -235,12 +245,10 @@ int pick_forward_items(int64_t rows, int64_t col_vecs) {
   if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
   if (rows <= core::multiprocessor_count()) return pick_items(rows, col_vecs, kForwardItems);
   if constexpr (!kShifted && Norm<float>::kResidual) {
-    if constexpr (Norm<float>::kCentered && sizeof(scalar_t) == 2) {
-      if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= kForwardItems * kPreferredRowThreads) {
-        return kForwardItems;
-      }
-    }
-    if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return 4;
+    // (The residual-add LayerNorm's 16-bit rows: the same rows, kForwardItems on kPreferredRowThreads.)
+    static_assert(kForwardItems * kPreferredRowThreads == 4 * kMaxRowThreads);
+    constexpr int kItems = Norm<float>::kCentered && sizeof(scalar_t) == 2 ? kForwardItems : 4;
+    if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return kItems;
   } else if constexpr (!kShifted && Norm<float>::kCentered && sizeof(scalar_t) == 2) {
     if (col_vecs > kForwardItems * core::kWarp && col_vecs <= 4 * kPreferredRowThreads) return kForwardItems;
   }
@@ -1326,15 +1334,17 @@ __device__ __forceinline__ void wait_async() {
 #endif
 }
 
-// The shared memory a block of the backward stages its next rows in: kStages x (x, grad_out) x the
-// block's threads x kItems vectors of 16 bytes.
+// The shared memory a block of the backward stages its next rows in: kStages x tensors (x, grad_out
+// and perhaps grad_residual_out) x the block's threads x kItems vectors of 16 bytes.
 template <int kItems, int kStages>
-constexpr size_t staging_bytes(int block_threads) {
+constexpr size_t staging_bytes(int block_threads, int tensors) {
   static_assert(kStages >= 2, "a row is worked on in one stage while the next is copied into another");
-  return static_cast<size_t>(kStages) * kStagedTensors * block_threads * kItems * core::kMaxVectorBytes;
+  return static_cast<size_t>(kStages) * tensors * block_threads * kItems * core::kMaxVectorBytes;
 }
-// At one vector a thread, within the 48 KiB that every CUDA GPU gives a block without asking.
-static_assert(kMostStages<false, false, false, 1> == 2 && staging_bytes<1, 2>(kMaxRowThreads) <= 48 * 1024);
+// At one vector a thread, two tensors in two stages are within the 48 KiB that every CUDA GPU gives a
+// block without asking (a third tensor, with a residual add, may not be).
+static_assert(kMostStages<false, false, false, 1> == 2 &&
+              staging_bytes<1, 2>(kMaxRowThreads, 2) <= 32 * 1024);
 
 // The value LayerNorm's backward sums a row about (d = x - shift): the median of the row's first three
 // elements (its first where N < 3). A row whose shift lies far from its mean (kFarShift) is summed
@@ -1421,7 +1431,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ grad_residual_out,
                     const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
                     scalar_t* __restrict__ grad_x, at::opmath_type<scalar_t>* __restrict__ partial,
-                    int64_t rows, int64_t cols, int row_threads, int passes, int cluster,
+                    int64_t rows, int64_t cols, int row_threads, int passes, int cluster, int staged_tensors,
                     at::opmath_type<scalar_t> eps) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
@@ -1434,6 +1444,10 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   constexpr int kTurns = kStaged ? kStages : 2;
   // With a residual add, grad_residual_out (where given: the same for every thread) adds to grad_x.
   const bool add_grad_residual = Norm<opmath_t>::kResidual && grad_residual_out != nullptr;
+  // staged_tensors (kStaged): 3 where grad_residual_out is staged too (the host gives it only then);
+  // without a residual add, always 2, known at compile time.
+  if constexpr (!Norm<opmath_t>::kResidual) staged_tensors = 2;
+  const bool staged_grad_residual = kStaged && Norm<opmath_t>::kResidual && staged_tensors > 2;
   // RMSNorm: sum(x^2), sum(x w dy). LayerNorm: sum(d), sum(d^2), sum(w dy), sum(d w dy).
   using S = Sums<opmath_t, kCentered ? 4 : 2>;
   __shared__ S smem[core::kWarp];
@@ -1495,10 +1509,10 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       load_parameter<kChunk, false>(weight, head, j, w);
     }
   };
-  // This thread's staged vector i of tensor (0: x, 1: grad_out) in stage s.
+  // This thread's staged vector i of tensor (0: x, 1: grad_out, 2: grad_residual_out) in stage s.
   const auto staged = [&](int s, int tensor, int i) {
     return reinterpret_cast<V*>(staging) +
-           ((static_cast<int64_t>(s) * kStagedTensors + tensor) * blockDim.x + group * row_threads) * kItems +
+           ((static_cast<int64_t>(s) * staged_tensors + tensor) * blockDim.x + group * row_threads) * kItems +
            static_cast<int64_t>(i) * row_threads + t;
   };
   // Starts the copies of the thread's columns of row r into stage s (none past the last row).
@@ -1509,12 +1523,15 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         const int64_t col_vecs = col_vecs_of(head);
         const V* x_row = reinterpret_cast<const V*>(x + r * cols + head);
         const V* dy_row = reinterpret_cast<const V*>(grad_out + r * cols + head);
+        const V* gr_row =
+            reinterpret_cast<const V*>(staged_grad_residual ? grad_residual_out + r * cols + head : nullptr);
 #pragma unroll
         for (int i = 0; i < kItems; ++i) {
           const int64_t j = column(0, i);
           if (j >= col_vecs) continue;
           copy_async_16(staged(s, 0, i), x_row + j);
           copy_async_16(staged(s, 1, i), dy_row + j);
+          if (staged_grad_residual) copy_async_16(staged(s, 2, i), gr_row + j);
         }
       }
       commit_async();  // a group each row, empty or not, so the waits below count rows
@@ -1658,7 +1675,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           }
           if (add_grad_residual) {
             opmath_t gr[kVec];
-            core::load_opmath(load_vector(gr_row + j), gr);
+            core::load_opmath(staged_grad_residual ? *staged(stage, 2, i) : load_vector(gr_row + j), gr);
 #pragma unroll
             for (int e = 0; e < kVec; ++e) out[e] += gr[e];
           }
@@ -2244,32 +2261,35 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
           constexpr bool kClustered = decltype(clustered_c)::value;
           const RowGeometry& g = layout.geometry;
           const int cluster = layout.cluster;
-          // Launches the kernel of kStages stages; false, and nothing launched, where the device cannot
-          // place its clusters.
-          const auto run = [&](auto stages_c) {
+          // Launches the kernel of kStages stages of `tensors` tensors each (unused where kStages is 0);
+          // false, and nothing launched, where the device cannot place its clusters.
+          const auto run = [&](auto stages_c, int tensors) {
             constexpr int kStages = decltype(stages_c)::value;
             const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages,
                                                 kShifted, kClustered>;
             size_t smem = 0;
             if constexpr (kStages > 0) {
-              smem = staging_bytes<kItems, kStages>(g.block_threads());
+              smem = staging_bytes<kItems, kStages>(g.block_threads(), tensors);
               static core::OccupancyCache smem_allowed{};
               allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
             }
-            // The blocks (clusters) the device holds at once, which depends on the block's size: one
-            // cache each.
+            // The blocks (clusters) the device holds at once, which depends on the block's size and
+            // shared memory (its staged tensors): one cache each.
+            const int tensors_index = kStages > 0 ? tensors - 2 : 0;
             int64_t resident;
             if constexpr (kClustered && kStages == 0) {
               resident = layout.resident;  // this kernel is dispatch_rows' cluster_kernel, which it placed
             } else if constexpr (kClustered) {
-              static ClusterCache kernel_cluster_cache{};
-              resident = max_active_clusters(kernel, g.block_threads(), smem, cluster, kernel_cluster_cache);
+              static ClusterCache kernel_cluster_cache[kStagedTensorCounts]{};
+              resident = max_active_clusters(kernel, g.block_threads(), smem, cluster,
+                                             kernel_cluster_cache[tensors_index]);
               if (resident == 0) return false;
             } else {
-              static core::OccupancyCache blocks_per_sm_cache[kBlockSizes]{};
+              static core::OccupancyCache blocks_per_sm_cache[kStagedTensorCounts][kBlockSizes]{};
               const int size_index = g.block_threads() / core::kWarp - 1;
-              resident = static_cast<int64_t>(core::max_blocks_per_sm(
-                             kernel, g.block_threads(), smem, blocks_per_sm_cache[size_index].data())) *
+              resident = static_cast<int64_t>(
+                             core::max_blocks_per_sm(kernel, g.block_threads(), smem,
+                                                     blocks_per_sm_cache[tensors_index][size_index].data())) *
                          core::multiprocessor_count();
             }
             const int64_t groups =
@@ -2283,7 +2303,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                    grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
                    x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
                    grad_x.mutable_data_ptr<scalar_t>(), partial.mutable_data_ptr<opmath_t>(), rows, cols,
-                   g.row_threads, layout.passes, cluster, static_cast<opmath_t>(eps));
+                   g.row_threads, layout.passes, cluster, tensors, static_cast<opmath_t>(eps));
             // Every row of the workspace is written: in registers, each row group writes its row, rows
             // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
             // row group) has at least one row.
@@ -2291,28 +2311,33 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                                         partial_rows, cols, stream);
             return true;
           };
-          // Staged where the vectors are 16 bytes, in as many stages (up to kMostStages) as the shared
-          // memory the GPU gives a block holds (at one vector a thread, two always fit) and, in clusters,
-          // as the device places; else not (dispatch_rows placed such clusters).
+          // Staged where the vectors are 16 bytes, in as many stages (up to kMostStages) of as many
+          // tensors (up to kMostStagedTensors; grad_residual_out only where given) as the shared memory
+          // the GPU gives a block holds (at one vector a thread, two stages of two tensors always fit)
+          // and, in clusters, as the device places; else not (dispatch_rows placed such clusters).
           using Three = std::integral_constant<int, 3>;
           using Two = std::integral_constant<int, 2>;
           using None = std::integral_constant<int, 0>;
           if constexpr (kInRegisters && kVec * sizeof(scalar_t) == core::kMaxVectorBytes) {
             // Whether kStages stages fit; the kernel's static shared memory in a cache for each.
-            const auto fits = [&](auto stages_c) {
+            const auto fits = [&](auto stages_c, int tensors) {
               constexpr int kStages = decltype(stages_c)::value;
               static core::OccupancyCache static_smem{};
               return dynamic_shared_memory_fits(
                   backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted, kClustered>,
-                  staging_bytes<kItems, kStages>(g.block_threads()), static_smem.data());
+                  staging_bytes<kItems, kStages>(g.block_threads(), tensors), static_smem.data());
             };
+            const int most_tensors =
+                grad_residual_out.defined() ? kMostStagedTensors<Norm<float>::kResidual> : 2;
             if constexpr (kMostStages<Norm<float>::kCentered, Norm<float>::kResidual, kShifted, kItems> ==
                           3) {
-              if (fits(Three{}) && run(Three{})) return;
+              if (fits(Three{}, most_tensors) && run(Three{}, most_tensors)) return;
             }
-            if ((kItems == 1 || fits(Two{})) && run(Two{})) return;
+            for (int tensors = most_tensors; tensors >= 2; --tensors) {
+              if (((kItems == 1 && tensors == 2) || fits(Two{}, tensors)) && run(Two{}, tensors)) return;
+            }
           }
-          run(None{});  // never refused: in clusters, it is the kernel whose clusters dispatch_rows placed
+          run(None{}, 2);  // never refused: in clusters, it is the kernel whose clusters dispatch_rows placed
         };
         // Rows split over a cluster (kBackwardItems vectors a thread, in registers) take the kernels
         // that exchange their sums.

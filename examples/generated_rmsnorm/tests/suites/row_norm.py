@@ -479,7 +479,10 @@ def test_backward_on_a_gpu_with_less_shared_memory(spec, dtype, shape, staging_k
     # here (kMostStages in csrc/row_norm/cuda.cuh), two for the others, as many as fit. On GPUs with
     # 99 KiB a block it must stage fewer rows, or read the rows of larger blocks without staging
     # (cudaFuncSetAttribute refuses more). The limit variable caps this GPU's shared memory to
-    # theirs; the profiler shows which kernel ran.
+    # theirs; the profiler shows which kernel ran. With a residual add, a stage holds grad_residual_out
+    # too where it fits (half as much again: kMostStagedTensors), else x and grad_out alone, so that its
+    # stages are the same: under the cap, its float32 rows of 6144 are staged in two stages of two
+    # tensors (96 KiB; three would take 144).
     most = 3 if spec.norm == "rms_norm" and not spec.residual_add else 2
 
     def stages(limit):
@@ -580,7 +583,8 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
     clusters = elements // math.gcd(elements, n)
     assert len(clustered) == 1 and clustered[0][0][0] == clusters * cluster
     (_, block, stages) = clustered[0]
-    # Two stages take 256 bytes a thread (x and grad_out, four 16-byte vectors each a stage).
+    # Two stages take 256 bytes a thread (x and grad_out, four 16-byte vectors each a stage; with a
+    # residual add also grad_residual_out where that fits, else not).
     optin = getattr(torch.cuda.get_device_properties(), "shared_memory_per_block_optin", None)  # torch 2.7+
     if limit is not None:
         assert stages == 0
