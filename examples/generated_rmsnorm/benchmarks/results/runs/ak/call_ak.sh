@@ -13,7 +13,10 @@
 #                      visible, as call AI's phase 2 ran them (every norm's kernels take the new
 #                      argument, and the host's choice of stages is written anew for all)
 #   bash call_ak.sh 3  LayerNorm's suite with both GPUs visible, beside the two-family project's
-#                      (without compute-sanitizer)
+#                      (without compute-sanitizer) and the RMSNorm example's build; then the RMSNorm
+#                      example's suite again, alone (in phase 2 its memcheck run printed 0 errors and
+#                      aborted as its process ended, exit 6, as in calls AB and AI; written after
+#                      phase 2 ran)
 # Each suite's limit is what is left of the call's 580 s. Results in $OUT/res_akPHASE.tgz, unpacked
 # into runs/ak/PHASE/ with the console output as console.txt; then land_ak.sh and
 # `scaffold results-table --write`.
@@ -51,7 +54,9 @@ case $phase in
   3)
     two_gpu_suite layer_norm 0,1 &
     (build two_families 12 && two_gpu_suite two_families 1,0 --skip-build --skip-sanitizer) &
-    wait ;;
+    build rmsnorm 4 &
+    wait
+    two_gpu_suite rmsnorm 0,1 --skip-build ;;
   *) echo "usage: call_ak.sh 1|2|3"; exit 2 ;;
 esac
 echo "done at $(elapsed) s"; pack
