@@ -12,8 +12,13 @@
 # 16-bit dtypes on one and float32 on the other, with one all three in turn. Results in
 # $OUT/res_al.tgz (unpack into runs/al/al/ with console.txt); summary_al.py then prints the ratios.
 # About 300 s on two GPUs, 420 on one, by call AK's build times and lab AJ's timings; the limit is 580 s.
+# AL_QUICK=1 (for a session with about 250 s of device time left): no tests, the 16-bit dtypes at
+# 1024 x 65536, 4096 x 16384 and 8192 x 8192 only, a limit of 190 s.
 . "$(dirname "$0")/../call_lib.sh" al
 limit=580
+shapes=1024x65536,2048x32768,4096x16384,8192x8192,32768x4096
+quick=${AL_QUICK:-0}
+[ "$quick" = 1 ] && { limit=190; shapes=1024x65536,4096x16384,8192x8192; echo "quick: $shapes"; }
 [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
 gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
 echo "GPUs: $gpus"
@@ -28,22 +33,26 @@ for v in base three; do
 done
 wait; pack
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or cluster_blocks or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or far)"
-(cd "$L/layer_norm_three" && timeout 150 python3 -m pytest tests -q -p no:cacheprovider -k "$K" > "$R/tests_three.log" 2>&1
- echo "tests three exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_three.log")")
-pack
+if [ "$quick" != 1 ]; then
+  (cd "$L/layer_norm_three" && timeout 150 python3 -m pytest tests -q -p no:cacheprovider -k "$K" > "$R/tests_three.log" 2>&1
+   echo "tests three exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_three.log")")
+  pack
+fi
 time_variants() {  # time_variants GPU TAG DTYPES: base, three, base again, each packed when done
   local gpu=$1 tag=$2 dtypes=$3 v label
   for v in base three base; do
-    [ $(( limit - $(elapsed) )) -gt 60 ] || { echo "time $v ($dtypes) not run: $(elapsed) s"; continue; }
+    [ $(( limit - $(elapsed) )) -gt $(( quick == 1 ? 15 : 60 )) ] || { echo "time $v ($dtypes) not run: $(elapsed) s"; continue; }
     label=$v; [ -f "$R/time_${v}_$tag.log" ] && label=${v}_again
-    (cd "$L/layer_norm_$v" && CUDA_VISIBLE_DEVICES=$gpu B_SHAPES=1024x65536,2048x32768,4096x16384,8192x8192,32768x4096 \
-       B_DTYPES=$dtypes timeout 150 python3 "$G/../e/e_time.py" layer_norm "$label" "$R/time_${label}_$tag.json" \
+    (cd "$L/layer_norm_$v" && CUDA_VISIBLE_DEVICES=$gpu B_SHAPES=$shapes \
+       B_DTYPES=$dtypes timeout $(( quick == 1 ? 60 : 150 )) python3 "$G/../e/e_time.py" layer_norm "$label" "$R/time_${label}_$tag.json" \
        > "$R/time_${label}_$tag.log" 2>&1
      echo "time $label ($dtypes) exit $? at $(elapsed) s")
     pack
   done
 }
-if [ "$gpus" -gt 1 ]; then
+if [ "$quick" = 1 ]; then
+  time_variants 0 16bit bfloat16,float16
+elif [ "$gpus" -gt 1 ]; then
   time_variants 0 16bit bfloat16,float16 & time_variants 1 float32 float32 & wait
 else
   time_variants 0 all bfloat16,float16,float32
