@@ -303,9 +303,9 @@ def test_second_device(spec, shape):
     check_against_reference(spec, "cuda:1", torch.bfloat16, shape)
 
 
-def kernel_launches(fn):
-    """Runs fn under the profiler; each CUDA kernel launch as (demangled name, grid, block), the grid
-    and block as lists of three (from the profiler's trace)."""
+def kernel_events(fn):
+    """Runs fn under the profiler; the trace's event of each CUDA kernel launch (its args hold the
+    grid, the block and the block's shared memory, static and dynamic together)."""
     activities = [torch.profiler.ProfilerActivity.CUDA]
     with torch.profiler.profile(activities=activities, acc_events=True) as profile:
         fn()
@@ -315,11 +315,13 @@ def kernel_launches(fn):
         profile.export_chrome_trace(path)
         with open(path) as trace:
             events = json.load(trace)["traceEvents"]
-    return [
-        (event["name"], event["args"]["grid"], event["args"]["block"])
-        for event in events
-        if event.get("cat") == "kernel"
-    ]
+    return [event for event in events if event.get("cat") == "kernel"]
+
+
+def kernel_launches(fn):
+    """Runs fn under the profiler; each CUDA kernel launch as (demangled name, grid, block), the grid
+    and block as lists of three (from the profiler's trace)."""
+    return [(event["name"], event["args"]["grid"], event["args"]["block"]) for event in kernel_events(fn)]
 
 
 def kernels_run(fn):
@@ -504,13 +506,50 @@ def test_backward_on_a_gpu_with_less_shared_memory(spec, dtype, shape, staging_k
 def test_shared_memory_cap_between_calls(spec, monkeypatch):
     # A kernel's shared memory setting is raised as calls need it and never lowered under a later
     # call's feet: calls with and without the cap, at widths whose blocks take different amounts,
-    # in turn (a stage rule with a second cache of the setting once failed the third launch).
-    for cap, shape in (("101376", (64, 6144)), (None, (64, 4096)), ("101376", (64, 6144))):
+    # in turn (a stage rule with a second cache of the setting once failed the third launch). With a
+    # residual add, also one kernel whose stages hold three tensors uncapped (144 KiB) and two under
+    # the cap (96 KiB) at the same width, in turn: its occupancy caches hold one entry for each.
+    steps = [("101376", (64, 6144)), (None, (64, 4096)), ("101376", (64, 6144))]
+    if spec.residual_add:
+        steps += [(None, (300, 6144)), ("101376", (300, 6144)), (None, (300, 6144))]
+    for cap, shape in steps:
         if cap is None:
             monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
         else:
             monkeypatch.setenv(SHARED_MEMORY_LIMIT_VARIABLE, cap)
         check_against_reference(spec, "cuda", torch.float32, shape)
+
+
+@CUDA
+def test_backward_stages_grad_residual_out_where_it_fits(spec, monkeypatch):
+    # With a residual add, each stage of the backward holds grad_residual_out beside x and grad_out
+    # where it is given and the block has room for a third tensor (kMostStagedTensors in
+    # csrc/row_norm/cuda.cuh), else x and grad_out alone. float32 rows of 6144 are staged in two stages
+    # on 384 threads at four vectors a thread: 96 KiB for two tensors, 144 KiB for three. The
+    # profiler's trace gives a kernel's static and dynamic shared memory together.
+    needs_residual_add(spec)
+    optin = getattr(torch.cuda.get_device_properties(), "shared_memory_per_block_optin", None)  # torch 2.7+
+    if optin is None or optin < 144 * 1024 + STATIC_BYTES:
+        pytest.skip("this GPU's blocks have no room for three tensors' stages, or torch does not say")
+    xs, params, grad_outs = make_inputs(spec, (300, 6144), torch.float32, "cuda")
+    grad_out, grad_residual_out, residual_out = backward_arguments(spec, xs, grad_outs)
+
+    def staging_kib(given, limit):
+        if limit is None:
+            monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
+        else:
+            monkeypatch.setenv(SHARED_MEMORY_LIMIT_VARIABLE, str(limit))
+        arguments = (grad_out, grad_residual_out if given else None, residual_out, *params, spec.default_eps)
+        events = kernel_events(lambda: spec.backward_op(*arguments))
+        backward = [e for e in events if "row_norm::cuda::backward_kernel<" in e["name"]]
+        assert len(backward) == 1 and int(template_arguments(backward[0]["name"])[6]) == 2
+        shared = backward[0]["args"].get("shared memory")
+        assert shared is not None, "the profiler's trace gives no shared memory"
+        return shared // 1024  # whole KiB of staging, and the kernel's own, under STATIC_BYTES
+
+    assert staging_kib(True, None) == 144
+    assert staging_kib(False, None) == 96
+    assert staging_kib(True, SMALLER_GPU_BYTES) == 96
 
 
 @CUDA

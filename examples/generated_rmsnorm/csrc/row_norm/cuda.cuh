@@ -18,8 +18,8 @@
 //
 // Backward: a grid of about as many blocks (or clusters) as the GPU holds at once, at most
 // kMaxBlocksPerSM a multiprocessor, walks the rows. With 16-byte vectors, each block copies its next
-// row's x and grad_out into shared memory (cp.async) while it works on the current one, where the GPU
-// gives a block the room. One read of a row gives the sums the formula needs (one reduction), then
+// row's x and grad_out (and grad_residual_out: kMostStagedTensors) into shared memory (cp.async) while
+// it works on the current one, where the GPU gives a block the room. One read of a row gives the sums the formula needs (one reduction), then
 // the thread writes grad_x and adds grad_out * x_hat (and grad_out) into the thread's own columns of
 // grad_weight (grad_bias), in registers. Each row group then writes its sums as one row of a float32
 // workspace, and a second kernel adds those rows column by column in a fixed order: the same bits on
@@ -132,7 +132,7 @@ constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4
 // which the output pass otherwise reads from global memory as each thread gets to it. Lab AJ of the
 // example's benchmarks/results/runs/ (H200, device time, CUDA graphs, staged in two stages of three
 // tensors against two): the residual-add RMSNorm's bfloat16 forward+backward at 1024 x 65536 took
-// 296.0 us against 345.3, at 32768 x 4096 533.7 against 580.0; the residual-add LayerNorm's 336.4
+// 296.0 us against 345.3, at 32768 x 4096 533.6 against 580.0; the residual-add LayerNorm's 336.4
 // against 380.9 and 542.9 against 602.8; float32 7 to 12% faster at 1024 x 65536, 4096 x 16384 and
 // 32768 x 4096.
 template <bool kResidual>
