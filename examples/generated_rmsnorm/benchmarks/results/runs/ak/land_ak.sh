@@ -14,13 +14,20 @@
 # its gpu_suite.json's summary, memcheck then racecheck clean (but the two-family project's, run
 # without); the first tests passed; each benchmark a full GPU run of its operator on its suite's
 # kernel sources, against Liger-Kernel where it has the operator, with the cells of the table it
-# replaces, that ended with exit 0. (land_ai.sh's checks, for this call's phases.)
+# replaces, that ended with exit 0. (land_ai.sh's checks, for this call's phases.) After the review
+# of the landing it also checks that each suite ran the kernel sources the template renders now (or
+# sources that differ from them only in comments: scaffold.results), that no suite deselected tests,
+# and that every benchmark cell holds a device time for each implementation and a percentage where
+# not host-bound; PYTHON (default python3) must import the repository's scaffold package (its venv).
+# (Run again with those checks on call AK's records, it passed and changed no file.)
 set -eu
 AK=$(cd "$(dirname "$0")" && pwd); OUT=$(cd "$AK/../.." && pwd)  # benchmarks/results
-python3 - "$AK" "$OUT" <<'PY'
+"${PYTHON:-python3}" - "$AK" "$OUT" <<'PY'
 import json, sys
 from pathlib import Path
 ak = Path(sys.argv[1])
+sys.path.insert(0, str(ak.parents[5]))  # the repository: scaffold
+from scaffold import results as scaffold_results
 SUITES = {"fused_add_rms_norm": "2", "fused_add_layer_norm": "2", "layer_norm": "3", "rmsnorm": "3"}
 BUILDS = {"fused_add_rms_norm": "2/build_fused_add_rms_norm.log", "fused_add_layer_norm": "2/build_fused_add_layer_norm.log",
           "layer_norm": "3/layer_norm/build.log", "rmsnorm": "3/build_rmsnorm.log"}
@@ -54,6 +61,19 @@ for folder in [f"{phase}/{norm}" for norm, phase in SUITES.items()] + ["3/two_fa
         problems.append(f"{folder}: its two-GPU cases were skipped")
     if summary.split(" in ")[0] not in (log.strip().splitlines() or [""])[-1]:
         problems.append(f"{folder}: tests.log is not the log of its gpu_suite.json's tests")
+    if "deselected" in summary:
+        problems.append(f"{folder}: its suite deselected tests ({summary})")
+    recorded = suite["environment"].get("sources_sha256") or ""
+    norm = folder.split("/")[1]
+    if norm == "rmsnorm":
+        sentence = scaffold_results.sources_statement(suite, scaffold_results.ROW_NORM_RESULTS_DIR.parents[1])
+        current = "has not been measured" not in sentence and "earlier kernel sources" not in sentence
+    elif norm != "two_families":
+        current = scaffold_results.norm_sources_statement(norm, recorded)[0]
+    else:
+        current = True  # (its own rendering: the phases' commit.txt, checked above)
+    if not current:
+        problems.append(f"{folder}: it ran other kernel sources than the template renders now")
     if folder != "3/two_families":
         if [(s["tool"], s["verdict"]) for s in suite.get("sanitizer", [])] != [("memcheck", "clean"), ("racecheck", "clean")]:
             problems.append(f"{folder}: compute-sanitizer not clean")
@@ -76,6 +96,13 @@ for op, peers in BENCHES.items():
         problems.append(f"1/{op}: its benchmark is not a full GPU run against {peers or 'no peer'}")
     if f"bench {op} exit 0 " not in console:
         problems.append(f"1/{op}: its benchmark did not end with exit 0 (1/console.txt)")
+    for r in bench["results"]:
+        names = ["ours", "eager", "compile", *peers]
+        host_bound = r.get("host_bound", r["copy_ms"] < 0.02)
+        if not all(isinstance(r["device_ms"].get(n), float) for n in names) or (
+            not host_bound and not all(isinstance(r["pct_of_copy"].get(n), float) for n in names)
+        ):
+            problems.append(f"1/{op}: cell {r['dtype']} {r['shape']} {r['pass']} lacks a time or a percentage")
 sys.exit("\n".join(problems) or 0)
 PY
 suite() {  # suite NORM WHERE PHASE BUILD_LOG
