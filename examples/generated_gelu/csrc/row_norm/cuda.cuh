@@ -18,8 +18,9 @@
 //
 // Backward: a grid of about as many blocks (or clusters) as the GPU holds at once, at most
 // kMaxBlocksPerSM a multiprocessor, walks the rows. With 16-byte vectors, each block copies its next
-// row's x and grad_out (and grad_residual_out: kMostStagedTensors) into shared memory (cp.async) while
-// it works on the current one, where the GPU gives a block the room. One read of a row gives the sums the formula needs (one reduction), then
+// row's x and grad_out (and grad_residual_out: kMostStagedTensors) into shared memory (cp.async)
+// while it works on the current one, where the GPU gives a block the room. One read of a row gives
+// the sums the formula needs (one reduction), then
 // the thread writes grad_x and adds grad_out * x_hat (and grad_out) into the thread's own columns of
 // grad_weight (grad_bias), in registers. Each row group then writes its sums as one row of a float32
 // workspace, and a second kernel adds those rows column by column in a fixed order: the same bits on
