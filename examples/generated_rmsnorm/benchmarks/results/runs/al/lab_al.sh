@@ -3,29 +3,29 @@
 # on one H200 or two (nvidia-h200 or nvidia-h200-x2), carrying .gpu (`scaffold gpu-bundle .gpu` of
 # main; .gpu/commit.txt says which):
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/al/lab_al.sh
-# LayerNorm's CUDA backward in three stages where RMSNorm's takes them (variant_al.py `three`), against
-# main's two: builds LayerNorm's project as rendered (base) and as `three`; runs `three`'s CUDA tests
-# of the backward (`not cpu`: the CUDA-only tests carry no device id; the staging tests assert main's
-# stage counts, so they are left out); then the device time of forward and forward+backward
-# (../e/e_time.py: CUDA graphs, each case checked against float64 first) of base, three and base
-# again at 1024 x 65536, 2048 x 32768, 4096 x 16384, 8192 x 8192 and 32768 x 4096: with two GPUs the
-# 16-bit dtypes on one and float32 on the other, with one all three in turn. Results in
-# $OUT/res_al.tgz (unpack into runs/al/al/ with console.txt); summary_al.py then prints the ratios.
-# About 300 s on two GPUs, 420 on one, by call AK's build times and lab AJ's timings; the limit is 580 s.
-# AL_QUICK=1 (for a session with about 250 s of device time left): no tests, the 16-bit dtypes at
-# 1024 x 65536, 4096 x 16384 and 8192 x 8192 only, a limit of 190 s.
+# LayerNorm's CUDA backward in three stages where RMSNorm's takes them (variant_al.py `three`), and on
+# 256-thread blocks in its clusters (`knob`, LAB_AL_BWD_THREADS=256), against main's two stages on
+# 512-thread blocks: builds LayerNorm's project with the knob (base: unset, the kernels and choices of
+# main) and with the knob and `three`; runs `three`'s CUDA tests of the backward (`not cpu`: the
+# CUDA-only tests carry no device id; the staging tests assert main's stage counts, so they are left
+# out); then the device time of forward and forward+backward (../e/e_time.py: CUDA graphs, each case
+# checked against float64 first) of base, base at 256, three, three at 256 and base again, at
+# 1024 x 65536, 2048 x 32768, 4096 x 16384, 8192 x 8192 and 32768 x 4096: with two GPUs the 16-bit
+# dtypes on one and float32 on the other, with one all three in turn. Results in $OUT/res_al.tgz
+# (unpack into runs/al/al/ with console.txt); summary_al.py then prints the ratios. About 360 s on two
+# GPUs, 520 on one, by call AK's build times and lab AJ's timings; the limit is 580 s, and no timing
+# starts with under 60 s left.
 . "$(dirname "$0")/../call_lib.sh" al
 limit=580
-shapes=1024x65536,2048x32768,4096x16384,8192x8192,32768x4096
-quick=${AL_QUICK:-0}
-[ "$quick" = 1 ] && { limit=190; shapes=1024x65536,4096x16384,8192x8192; echo "quick: $shapes"; }
 [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
 gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
 echo "GPUs: $gpus"
 L=/tmp/al_lab; rm -rf "$L"; mkdir -p "$L"
-cp -r "$X/layer_norm" "$L/layer_norm_base"
-cp -r "$X/layer_norm" "$L/layer_norm_three"
-python3 "$G/variant_al.py" "$L/layer_norm_three" three >> "$R/patch.log" 2>&1 || { echo "patch failed"; exit 1; }
+for v in base three; do
+  cp -r "$X/layer_norm" "$L/layer_norm_$v"
+  python3 "$G/variant_al.py" "$L/layer_norm_$v" knob >> "$R/patch.log" 2>&1 || { echo "patch $v failed"; exit 1; }
+done
+python3 "$G/variant_al.py" "$L/layer_norm_three" three >> "$R/patch.log" 2>&1 || { echo "patch three failed"; exit 1; }
 jobs=$(( $(nproc) / 2 )); [ "$jobs" -lt 2 ] && jobs=2
 for v in base three; do
   (cd "$L/layer_norm_$v" && MAX_JOBS=$jobs FORCE_CUDA=1 timeout 360 python3 setup.py build_ext --inplace > "$R/build_$v.log" 2>&1
@@ -33,28 +33,34 @@ for v in base three; do
 done
 wait; pack
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or cluster_blocks or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or far)"
-if [ "$quick" != 1 ]; then
-  (cd "$L/layer_norm_three" && timeout 150 python3 -m pytest tests -q -p no:cacheprovider -k "$K" > "$R/tests_three.log" 2>&1
-   echo "tests three exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_three.log")")
-  pack
+check() {  # check THREADS: three's tests with the knob at THREADS
+  (cd "$L/layer_norm_three" && LAB_AL_BWD_THREADS=$1 timeout 150 python3 -m pytest tests -q -p no:cacheprovider -k "$K" \
+     > "$R/tests_three_t$1.log" 2>&1
+   echo "tests three at $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_three_t$1.log")")
+}
+if [ "$gpus" -gt 1 ]; then
+  CUDA_VISIBLE_DEVICES=0 check 512 & CUDA_VISIBLE_DEVICES=1 check 256 & wait
+else
+  check 512; check 256
 fi
-time_variants() {  # time_variants GPU TAG DTYPES: base, three, base again, each packed when done
-  local gpu=$1 tag=$2 dtypes=$3 v label
-  for v in base three base; do
-    [ $(( limit - $(elapsed) )) -gt $(( quick == 1 ? 15 : 60 )) ] || { echo "time $v ($dtypes) not run: $(elapsed) s"; continue; }
-    label=$v; [ -f "$R/time_${v}_$tag.log" ] && label=${v}_again
-    (cd "$L/layer_norm_$v" && CUDA_VISIBLE_DEVICES=$gpu B_SHAPES=$shapes \
-       B_DTYPES=$dtypes timeout $(( quick == 1 ? 60 : 150 )) python3 "$G/../e/e_time.py" layer_norm "$label" "$R/time_${label}_$tag.json" \
-       > "$R/time_${label}_$tag.log" 2>&1
+pack
+time_runs() {  # time_runs GPU TAG DTYPES: each BUILD:THREADS in turn, packed when done
+  local gpu=$1 tag=$2 dtypes=$3 run v threads label
+  for run in base:512 base:256 three:512 three:256 base:512; do
+    v=${run%%:*} threads=${run##*:}
+    label=$v; [ "$threads" = 256 ] && label=${v}_t256
+    [ -f "$R/time_${label}_$tag.log" ] && label=${label}_again
+    [ $(( limit - $(elapsed) )) -gt 60 ] || { echo "time $label ($dtypes) not run: $(elapsed) s"; continue; }
+    (cd "$L/layer_norm_$v" && CUDA_VISIBLE_DEVICES=$gpu LAB_AL_BWD_THREADS=$threads \
+       B_SHAPES=1024x65536,2048x32768,4096x16384,8192x8192,32768x4096 B_DTYPES=$dtypes \
+       timeout 150 python3 "$G/../e/e_time.py" layer_norm "$label" "$R/time_${label}_$tag.json" > "$R/time_${label}_$tag.log" 2>&1
      echo "time $label ($dtypes) exit $? at $(elapsed) s")
     pack
   done
 }
-if [ "$quick" = 1 ]; then
-  time_variants 0 16bit bfloat16,float16
-elif [ "$gpus" -gt 1 ]; then
-  time_variants 0 16bit bfloat16,float16 & time_variants 1 float32 float32 & wait
+if [ "$gpus" -gt 1 ]; then
+  time_runs 0 16bit bfloat16,float16 & time_runs 1 float32 float32 & wait
 else
-  time_variants 0 all bfloat16,float16,float32
+  time_runs 0 all bfloat16,float16,float32
 fi
 echo "done at $(elapsed) s"; pack

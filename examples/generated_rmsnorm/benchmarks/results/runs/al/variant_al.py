@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Lab AL's variant (issue 11) of LayerNorm's CUDA backward: three stages where RMSNorm takes them
 (rows that start on a vector boundary, four or more vectors a thread, no residual add), against the
 two that a centred norm takes on main (kMostStages in csrc/row_norm/cuda.cuh). At 1024 x 65536 in
@@ -7,7 +8,12 @@ LayerNorm's, staging three tensors in two stages since call AK, 166.3 for four; 
 stages at 32768 x 4096, 8192 x 8192 and 4096 x 16384 1.9 to 4.2% slower in LayerNorm's 16-bit
 forward+backward, but did not time the clusters of 1024 x 65536. Applied to a rendered project's
 csrc/row_norm/cuda.cuh:
-    python3 variant_al.py PROJECT three"""
+    python3 variant_al.py PROJECT three|knob
+knob: the threads a block that the backward's clusters try first read at run time from
+LAB_AL_BWD_THREADS (unset: kBackwardClusterThreads, 512, as main), as lab E2 of the example's
+benchmarks/results/runs/ tried it (LayerNorm's 16-bit backward at 1024 x 65536 4.6 to 6.2% less time
+on 256-thread blocks, in clusters of eight, but more at other shapes); the lab applies it to both
+builds."""
 
 import sys
 from pathlib import Path
@@ -15,11 +21,31 @@ from pathlib import Path
 project, variant = sys.argv[1], sys.argv[2]
 path = Path(project) / "csrc" / "row_norm" / "cuda.cuh"
 text = path.read_text()
-if variant != "three":
-    sys.exit("usage: variant_al.py PROJECT three")
-old = "constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;\n"
-new = "constexpr int kMostStages = !kResidual && !kShifted && kItems >= 4 ? 3 : 2;  // lab AL (three)\n"
-if text.count(old) != 1:
-    sys.exit(f"{path}: expected one match of kMostStages")
-path.write_text(text.replace(old, new))
+EDITS = {
+    "three": [
+        (
+            "constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4 ? 3 : 2;\n",
+            "constexpr int kMostStages = !kResidual && !kShifted && kItems >= 4 ? 3 : 2;  // lab AL (three)\n",
+        )
+    ],
+    "knob": [
+        ("#include <algorithm>\n", "#include <algorithm>\n#include <cstdlib>  // lab AL (knob)\n"),
+        (
+            "    constexpr int kTries = kClusterThreads == kMaxRowThreads ? 1 : 2;\n"
+            "    constexpr int kThreads[2] = {kClusterThreads, kMaxRowThreads};\n",
+            "    // Lab AL (knob): LAB_AL_BWD_THREADS, the backward's first try.\n"
+            '    const char* lab = kClusterThreads == kMaxRowThreads ? std::getenv("LAB_AL_BWD_THREADS") : nullptr;\n'
+            "    const int first = lab ? std::atoi(lab) : kClusterThreads;\n"
+            "    const int kTries = first == kMaxRowThreads ? 1 : 2;\n"
+            "    const int kThreads[2] = {first, kMaxRowThreads};\n",
+        ),
+    ],
+}
+if variant not in EDITS:
+    sys.exit("usage: variant_al.py PROJECT three|knob")
+for old, new in EDITS[variant]:
+    if text.count(old) != 1:
+        sys.exit(f"{path}: expected one match of {old.splitlines()[0].strip()!r}")
+    text = text.replace(old, new)
+path.write_text(text)
 print(f"patched {path} ({variant})")
