@@ -12,9 +12,12 @@
 # checked against float64 first) of base, base at 256, three, three at 256 and base again, at
 # 1024 x 65536, 2048 x 32768, 4096 x 16384, 8192 x 8192 and 32768 x 4096: with two GPUs the 16-bit
 # dtypes on one and float32 on the other, with one all three in turn. Results in $OUT/res_al.tgz
-# (unpack into runs/al/al/ with console.txt); summary_al.py then prints the ratios. About 360 s on two
-# GPUs, 520 on one, by call AK's build times and lab AJ's timings; the limit is 580 s, and no timing
-# starts with under 60 s left.
+# (unpack into runs/al/al/ with console.txt); summary_al.py then prints the ratios. Then, on the
+# float32 GPU once its timings are done (with one GPU, where time is left), the residual-add
+# LayerNorm's forward with LAB_AL_FWD_ITEMS 4, 8 and 4 again (`fwdknob`, built beside the others) at
+# 8192 x 8192, 16384 x 6144, 4096 x 16384 and 8192 x 12288, float32 and bfloat16. About 400 s on two
+# GPUs, by call AK's build times and lab AJ's timings; the limit is 580 s, and no timing starts with
+# under 60 s left.
 . "$(dirname "$0")/../call_lib.sh" al
 limit=580
 [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
@@ -26,10 +29,12 @@ for v in base three; do
   python3 "$G/variant_al.py" "$L/layer_norm_$v" knob >> "$R/patch.log" 2>&1 || { echo "patch $v failed"; exit 1; }
 done
 python3 "$G/variant_al.py" "$L/layer_norm_three" three >> "$R/patch.log" 2>&1 || { echo "patch three failed"; exit 1; }
-jobs=$(( $(nproc) / 2 )); [ "$jobs" -lt 2 ] && jobs=2
-for v in base three; do
-  (cd "$L/layer_norm_$v" && MAX_JOBS=$jobs FORCE_CUDA=1 timeout 360 python3 setup.py build_ext --inplace > "$R/build_$v.log" 2>&1
-   echo "build $v exit $? at $(elapsed) s") &
+cp -r "$X/fused_add_layer_norm" "$L/fused_add_layer_norm_fwdknob"
+python3 "$G/variant_al.py" "$L/fused_add_layer_norm_fwdknob" fwdknob >> "$R/patch.log" 2>&1 || { echo "patch fwdknob failed"; exit 1; }
+jobs=$(( $(nproc) / 3 )); [ "$jobs" -lt 2 ] && jobs=2
+for d in layer_norm_base layer_norm_three fused_add_layer_norm_fwdknob; do
+  (cd "$L/$d" && MAX_JOBS=$jobs FORCE_CUDA=1 timeout 360 python3 setup.py build_ext --inplace > "$R/build_$d.log" 2>&1
+   echo "build $d exit $? at $(elapsed) s") &
 done
 wait; pack
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or cluster_blocks or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or far)"
@@ -58,9 +63,22 @@ time_runs() {  # time_runs GPU TAG DTYPES: each BUILD:THREADS in turn, packed wh
     pack
   done
 }
+time_forward() {  # time_forward GPU: the residual-add LayerNorm's forward at 4, 8 and 4 vectors a thread
+  local gpu=$1 items label
+  for items in 4 8 4; do
+    label=fwd_items$items; [ -f "$R/time_$label.log" ] && label=${label}_again
+    [ $(( limit - $(elapsed) )) -gt 60 ] || { echo "time $label not run: $(elapsed) s"; continue; }
+    (cd "$L/fused_add_layer_norm_fwdknob" && CUDA_VISIBLE_DEVICES=$gpu LAB_AL_FWD_ITEMS=$items \
+       B_SHAPES=8192x8192,16384x6144,4096x16384,8192x12288 B_DTYPES=float32,bfloat16 \
+       timeout 150 python3 "$G/../e/e_time.py" fused_add_layer_norm "$label" "$R/time_$label.json" > "$R/time_$label.log" 2>&1
+     echo "time $label exit $? at $(elapsed) s")
+    pack
+  done
+}
 if [ "$gpus" -gt 1 ]; then
-  time_runs 0 16bit bfloat16,float16 & time_runs 1 float32 float32 & wait
+  time_runs 0 16bit bfloat16,float16 & (time_runs 1 float32 float32; time_forward 1) & wait
 else
   time_runs 0 all bfloat16,float16,float32
+  time_forward 0
 fi
 echo "done at $(elapsed) s"; pack
