@@ -66,6 +66,16 @@ suite() {
    echo "suite $p exit $? at $(elapsed) s: $(tail -n 1 "$R/$p/tests.log" 2>/dev/null)")
   for answers in "$X/$p"/.copier-answers*.yml; do cp "$answers" "$R/$p/${answers##*/.}"; done
 }
+# lab_start (from lab AL on; labs J to AJ wrote these lines out): a lab's start, limit 580 s, the
+# call's .gpu/ required, gpus (the GPUs torch sees, echoed) and L, /tmp/NAME_lab, emptied, for the
+# lab's builds.
+lab_start() {
+  limit=580
+  [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
+  gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
+  echo "GPUs: $gpus"
+  L=/tmp/${call_name}_lab; rm -rf "$L"; mkdir -p "$L"
+}
 [ -f "$X/${2:-.}/commit.txt" ] && cp "$X/${2:-.}/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
 python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.device_count())' > "$R/torch.txt" 2>&1

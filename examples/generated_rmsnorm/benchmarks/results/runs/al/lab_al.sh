@@ -20,11 +20,7 @@
 # 450 on one, by call AK's build times and lab AJ's timings; the limit is 580 s: no timing starts
 # with under 60 s left, and none runs past the limit.
 . "$(dirname "$0")/../call_lib.sh" al
-limit=580
-[ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
-gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
-echo "GPUs: $gpus"
-L=/tmp/al_lab; rm -rf "$L"; mkdir -p "$L"
+lab_start  # limit, gpus, L (call_lib.sh)
 apply_variants() {  # apply_variants DIR VARIANT...
   local d=$1 v; shift
   for v in "$@"; do python3 "$G/variant_al.py" "$L/$d" "$v" >> "$R/patch.log" 2>&1 || { echo "patch $d $v failed"; exit 1; }; done
