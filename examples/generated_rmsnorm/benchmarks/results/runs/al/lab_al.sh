@@ -14,7 +14,9 @@
 # 2048 x 32768, 4096 x 16384, 8192 x 8192 and 32768 x 4096; with two GPUs the 16-bit dtypes on one
 # and float32 on the other. Part 2, on the float32 GPU after its timings (one GPU: where time is
 # left): the residual-add LayerNorm's forward with LAB_AL_FWD_ITEMS 4, 8 and 4 again (`fwdknob`) at
-# 8192 x 8192, 16384 x 6144, 4096 x 16384 and 8192 x 12288 in float32 and bfloat16. Results in
+# 8192 x 8192, 16384 x 6144, 4096 x 16384 and 8192 x 12288 in float32 and bfloat16. Added in
+# session 41: the residual-add RMSNorm's project is built too, and call AK's two new tests of the
+# staged grad_residual_out run, on main's kernels, in it and in the fwdknob build (knob unset). Results in
 # $OUT/res_al.tgz: unpack with `mkdir -p al && tar xzf res_al.tgz -C al --strip-components=1` in
 # runs/al/, add console.txt, then `python3 summary_al.py > summary.txt`. About 350 s on two GPUs and
 # 450 on one, by call AK's build times and lab AJ's timings; the limit is 580 s: no timing starts
@@ -27,10 +29,11 @@ apply_variants() {  # apply_variants DIR VARIANT...
 }
 for v in base three shiftpf; do cp -r "$X/layer_norm" "$L/layer_norm_$v"; done
 cp -r "$X/fused_add_layer_norm" "$L/fused_add_layer_norm_fwdknob"
+cp -r "$X/fused_add_rms_norm" "$L/fused_add_rms_norm"
 apply_variants layer_norm_base knob; apply_variants layer_norm_three knob three; apply_variants layer_norm_shiftpf knob shiftpf
 apply_variants fused_add_layer_norm_fwdknob fwdknob
 jobs=$(( $(nproc) / 4 )); [ "$jobs" -lt 2 ] && jobs=2
-for d in layer_norm_base layer_norm_three layer_norm_shiftpf fused_add_layer_norm_fwdknob; do
+for d in layer_norm_base layer_norm_three layer_norm_shiftpf fused_add_layer_norm_fwdknob fused_add_rms_norm; do
   (cd "$L/$d" && MAX_JOBS=$jobs FORCE_CUDA=1 timeout 360 python3 setup.py build_ext --inplace > "$R/build_$d.log" 2>&1
    echo "build $d exit $? at $(elapsed) s") &
 done
@@ -42,11 +45,18 @@ check() {  # check VARIANT THREADS [EXTRA -k]: the variant's tests with the knob
      > "$R/tests_${v}_t$threads.log" 2>&1
    echo "tests $v at $threads exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_${v}_t$threads.log")")
 }
+staged() {  # staged PROJECT: call AK's two new tests of the staged grad_residual_out (main's kernels)
+  (cd "$L/$1" && timeout 120 python3 -m pytest tests -q -p no:cacheprovider \
+     -k "shared_memory_cap_between_calls or backward_stages_grad_residual_out" > "$R/tests_staged_$1.log" 2>&1
+   echo "staged tests $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_staged_$1.log")")
+}
 if [ "$gpus" -gt 1 ]; then
   (CUDA_VISIBLE_DEVICES=0 check three 512; CUDA_VISIBLE_DEVICES=0 check shiftpf 512) &
-  CUDA_VISIBLE_DEVICES=1 check three 256 " and not cluster_blocks" & wait
+  (CUDA_VISIBLE_DEVICES=1 check three 256 " and not cluster_blocks"
+   CUDA_VISIBLE_DEVICES=1 staged fused_add_layer_norm_fwdknob; CUDA_VISIBLE_DEVICES=1 staged fused_add_rms_norm) & wait
 else
   check three 512; check shiftpf 512; check three 256 " and not cluster_blocks"
+  staged fused_add_layer_norm_fwdknob; staged fused_add_rms_norm
 fi
 pack
 left() { echo $(( limit - $(elapsed) )); }
