@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Landing call AP (issue 11), prepared in session 41 (2026-11-29) for a later session, on two H200s of
+# one host (nvidia-h200-x2): lab AN's an2 in the template (../an/template_an2.diff: bfloat16 read a
+# word at a time from the backward's stages, 1 / N a kernel argument, the stages' indices in 32 bits,
+# the row sums by reduce-scatter), on the projects of `scaffold gpu-bundle .gpu` made from the commit
+# that applies it (.gpu/commit.txt). Every norm's backward kernels change (their forwards and
+# sum_rows do not: ../an/ptxas/), so every norm's suite and benchmark land again. Each phase is a call
+# of its own carrying .gpu (phase 1 also .whl: Liger-Kernel 0.8.5's wheel), one right after another,
+# so each phase builds what it runs.
+#   bash call_ap.sh 1  the four norms' projects built; their CUDA tests of the backward and of its
+#                      staging first (two projects on each GPU; a broken change stops here); then
+#                      their benchmarks, two after each other on each GPU (about 120 s each)
+#   bash call_ap.sh 2  the residual-add norms' suites (tests, compute-sanitizer) at once, each with
+#                      both GPUs visible, as call AK's phase 2 ran them
+#   bash call_ap.sh 3  LayerNorm's suite with both GPUs visible, beside the two-family project's
+#                      (without compute-sanitizer) and the RMSNorm example's build; then the RMSNorm
+#                      example's suite alone (beside other suites its memcheck run has printed 0 errors
+#                      and aborted as its process ended, exit 6: calls AB, AI and AK)
+# Each suite's limit is what is left of the call's 580 s. Results in $OUT/res_apPHASE.tgz, unpacked
+# into runs/ap/PHASE/ with the console output as console.txt; then land_ap.py and
+# `scaffold results-table --write`.
+phase=$1
+. "$(dirname "$0")/../call_lib.sh" "ap$phase"
+limit=580
+[ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
+echo "GPUs: $(cat "$R/torch.txt")"
+two_gpu_suite() {  # two_gpu_suite PROJECT DEVICES [gpu_suite.py options]: call_lib.sh's suite, both GPUs visible
+  local p=$1 devices=$2; shift 2
+  CUDA_VISIBLE_DEVICES=$devices suite "$p" "$@"; pack
+}
+case $phase in
+  1)
+    ls "$root"/.whl/*.whl > /dev/null 2>&1 || { echo "no .whl/ here: carry .whl"; exit 3; }
+    for p in rmsnorm layer_norm fused_add_rms_norm fused_add_layer_norm; do build "$p" 8 & done
+    wait; pack
+    K="not cpu and (backward or shared_memory or cluster or cuda_graph or misaligned or gradients_through)"
+    first() {  # first PROJECT GPU
+      (cd "$X/$1" && CUDA_VISIBLE_DEVICES=$2 timeout 150 python3 -m pytest tests -q -p no:cacheprovider \
+         -k "$K" > "$R/first_$1.log" 2>&1)
+      local rc=$?; echo "first tests $1 exit $rc at $(elapsed) s: $(tail -n 1 "$R/first_$1.log")"
+      return $rc
+    }
+    (first rmsnorm 0 && first layer_norm 0) & a=$!
+    (first fused_add_rms_norm 1 && first fused_add_layer_norm 1) & b=$!
+    wait $a; ra=$?; wait $b; rb=$?; pack
+    [ $ra -eq 0 ] && [ $rb -eq 0 ] || { echo "a first test did not pass: stopping"; exit 1; }
+    install_liger
+    (CUDA_VISIBLE_DEVICES=0 bench rmsnorm; pack; CUDA_VISIBLE_DEVICES=0 bench layer_norm) &
+    (CUDA_VISIBLE_DEVICES=1 bench fused_add_rms_norm; pack; CUDA_VISIBLE_DEVICES=1 bench fused_add_layer_norm) &
+    wait ;;
+  2)
+    (build fused_add_rms_norm 16 && two_gpu_suite fused_add_rms_norm 0,1 --skip-build) &
+    (build fused_add_layer_norm 16 && two_gpu_suite fused_add_layer_norm 1,0 --skip-build) &
+    wait ;;
+  3)
+    two_gpu_suite layer_norm 0,1 &
+    (build two_families 12 && two_gpu_suite two_families 1,0 --skip-build --skip-sanitizer) &
+    build rmsnorm 4 &
+    wait
+    two_gpu_suite rmsnorm 0,1 --skip-build ;;
+  *) echo "usage: call_ap.sh 1|2|3"; exit 2 ;;
+esac
+echo "done at $(elapsed) s"; pack

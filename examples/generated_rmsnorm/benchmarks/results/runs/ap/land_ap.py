@@ -1,0 +1,38 @@
+"""Landing of call AP (call_ap.sh's phases 1 to 3 on two H200s, unpacked into runs/ap/1/ to 3/), through
+../landing.py (its checks, then its copies):
+- each norm's suite and build log: phase 2's residual-add RMSNorm and residual-add LayerNorm (from
+  their phase's builds), phase 3's LayerNorm (from its suite's own build) and RMSNorm example (run alone
+  after its phase's build). Each ran with both GPUs visible, so it is also the norm's two-GPU run;
+- every norm's benchmark (phase 1), against Liger-Kernel where it has the operator;
+- the two-family project's suite (phase 3) into two_families/two_gpus/, with its bundle's commit.txt
+  and copier answers.
+Usage (in the repository's venv): python3 land_ap.py [--check]; then `scaffold results-table --write`."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import landing  # noqa: E402
+
+AP = landing.Landing(
+    call=HERE,
+    phases=["1", "2", "3"],
+    suites={"fused_add_rms_norm": "2", "fused_add_layer_norm": "2", "layer_norm": "3", "rmsnorm": "3"},
+    builds={
+        "fused_add_rms_norm": "2/build_fused_add_rms_norm.log",
+        "fused_add_layer_norm": "2/build_fused_add_layer_norm.log",
+        "layer_norm": "3/layer_norm/build.log",
+        "rmsnorm": "3/build_rmsnorm.log",
+    },
+    benches={
+        "rmsnorm": ("1", ["liger"]),
+        "layer_norm": ("1", ["liger"]),
+        "fused_add_rms_norm": ("1", ["liger"]),
+        "fused_add_layer_norm": ("1", []),
+    },
+    two_families="3",
+)
+
+if __name__ == "__main__":
+    landing.main(AP, sys.argv[1:])

@@ -1,0 +1,180 @@
+"""What the landings of issue 11's GPU calls share (from call AP on; land_ai.sh and land_ak.sh each wrote
+these checks out): a call's records, unpacked into runs/CALL/PHASE/, checked, then copied where
+tests/test_results.py and `scaffold results-table` read them. A landing script describes its call
+(a Landing) and runs `python3 ../landing.py`-style code through main():
+
+    landing.main(Landing(...), sys.argv[1:])   # [--check]: check only, copy nothing
+
+It checks first and copies nothing unless every check passes:
+- every file it copies is there;
+- all phases ran one commit's bundle, rendered without uncommitted changes;
+- each suite passed with nothing failed, none deselected, two GPUs visible and none of its two-GPU
+  cases skipped, its tests.log ending with its gpu_suite.json's summary, compute-sanitizer's memcheck
+  then racecheck clean (but the two-family project's, run without), on the kernel sources the template
+  renders now (or sources that differ from them only in comments: scaffold.results);
+- each benchmark's first tests passed (its phase's console.txt), and it is a full GPU run of its
+  operator on its suite's kernel sources, against the peers named, with the cells of the table it
+  replaces, a device time for each implementation and a percentage where not host-bound in every
+  cell, and it ended with exit 0.
+PYTHON must import the repository's scaffold package (its venv)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import sys
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parents[1]  # benchmarks/results
+sys.path.insert(0, str(RESULTS.parents[3]))  # the repository: scaffold
+from scaffold import results as scaffold_results  # noqa: E402
+
+# What each project of `scaffold gpu-bundle` is: its operator, and where its records go (under RESULTS).
+OPS = {
+    "rmsnorm": "rms_norm",
+    "layer_norm": "layer_norm",
+    "fused_add_rms_norm": "fused_add_rms_norm",
+    "fused_add_layer_norm": "fused_add_layer_norm",
+}
+WHERE = {"rmsnorm": ".", **{p: f"norms/{p}" for p in OPS if p != "rmsnorm"}}
+SUITE_LOGS = ["gpu_suite.json", "tests.log", "sanitizer_memcheck.log", "sanitizer_racecheck.log"]
+
+
+@dataclasses.dataclass
+class Landing:
+    call: Path  # runs/CALL, holding PHASE/ folders
+    phases: list[str]
+    suites: dict[str, str]  # project -> the phase whose suite lands
+    builds: dict[str, str]  # project -> its build log, relative to `call`
+    benches: dict[str, tuple[str, list[str]]]  # project -> (phase, peers)
+    two_families: str  # the phase of the two-family project's suite
+
+
+def needed(landing: Landing) -> list[str]:
+    files = [f"{phase}/{name}" for phase in landing.phases for name in ("commit.txt", "console.txt")]
+    files += [f"{phase}/{p}/{f}" for p, phase in landing.suites.items() for f in SUITE_LOGS]
+    files += list(landing.builds.values())
+    for p, (phase, _) in landing.benches.items():
+        op = OPS[p]
+        files += [f"{phase}/{p}/{f}" for f in (f"bench_{op}.json", f"bench_{op}.png", "benchmark.log")]
+    files += [f"{landing.two_families}/two_families/{f}" for f in ("gpu_suite.json", "tests.log")]
+    return files
+
+
+def check(landing: Landing) -> list[str]:
+    call = landing.call
+    problems = [f"missing: {f}" for f in needed(landing) if not (call / f).is_file()]
+    if not list((call / landing.two_families / "two_families").glob("copier-answers*.yml")):
+        problems.append(f"missing: {landing.two_families}/two_families/copier-answers*.yml")
+    if problems:
+        return problems
+    commits = {(call / phase / "commit.txt").read_text() for phase in landing.phases}
+    if len(commits) != 1:
+        problems.append(f"the phases ran {len(commits)} commits' bundles")
+    if len(next(iter(commits)).strip().splitlines()) > 1:
+        problems.append("the bundle was rendered with uncommitted changes")
+    sources = {}
+    folders = [f"{phase}/{p}" for p, phase in landing.suites.items()]
+    folders.append(f"{landing.two_families}/two_families")
+    for folder in folders:
+        suite = json.loads((call / folder / "gpu_suite.json").read_text())
+        summary = suite.get("tests", {}).get("summary") or ""
+        failed = " failed" in summary or " error" in summary
+        if suite.get("failed") or not suite.get("tests", {}).get("ok") or failed:
+            problems.append(f"{folder}: failed {suite.get('failed')}, {summary}")
+        if suite["environment"].get("gpu_count", 1) < 2:
+            problems.append(f"{folder}: {suite['environment'].get('gpu_count')} GPU(s)")
+        log = (call / folder / "tests.log").read_text()
+        if "needs two CUDA devices" in log:  # (scaffold/results.py's _NEEDS_TWO_GPUS)
+            problems.append(f"{folder}: its two-GPU cases were skipped")
+        if summary.split(" in ")[0] not in (log.strip().splitlines() or [""])[-1]:
+            problems.append(f"{folder}: tests.log is not the log of its gpu_suite.json's tests")
+        if "deselected" in summary:
+            problems.append(f"{folder}: its suite deselected tests ({summary})")
+        project = folder.split("/")[1]
+        recorded = suite["environment"].get("sources_sha256") or ""
+        if project == "rmsnorm":
+            example = scaffold_results.ROW_NORM_RESULTS_DIR.parents[1]
+            sentence = scaffold_results.sources_statement(suite, example)
+            current = "has not been measured" not in sentence and "earlier kernel sources" not in sentence
+        elif project != "two_families":
+            current = scaffold_results.norm_sources_statement(project, recorded)[0]
+        else:
+            current = True  # (its own rendering: the phases' commit.txt, checked above)
+        if not current:
+            problems.append(f"{folder}: it ran other kernel sources than the template renders now")
+        if project != "two_families":
+            verdicts = [(s["tool"], s["verdict"]) for s in suite.get("sanitizer", [])]
+            if verdicts != [("memcheck", "clean"), ("racecheck", "clean")]:
+                problems.append(f"{folder}: compute-sanitizer not clean")
+            sources[project] = recorded
+    for p, (phase, peers) in landing.benches.items():
+        op = OPS[p]
+        console = (call / phase / "console.txt").read_text()
+        if f"first tests {p} exit 0 " not in console:
+            problems.append(f"{phase}/{p}: its first tests did not pass ({phase}/console.txt)")
+        bench = json.loads((call / phase / p / f"bench_{op}.json").read_text())
+        meta = bench["meta"]
+        table = json.loads((RESULTS / WHERE[p] / f"bench_{op}.json").read_text())
+
+        def cells(b):
+            return {(r["dtype"], tuple(r["shape"]), r["pass"]) for r in b["results"]}
+
+        if cells(bench) != cells(table):
+            problems.append(f"{phase}/{p}: its benchmark's cells are not those of the table it replaces")
+        if p not in sources:
+            problems.append(f"{phase}/{p}: no suite of its operator lands with it")
+        elif meta.get("sources_sha256") != sources[p]:
+            problems.append(f"{phase}/{p}: its benchmark measured other kernel sources than its suite")
+        if (
+            meta.get("device_type") != "gpu"
+            or meta.get("quick")
+            or not meta.get("liger_version")
+            or meta.get("peers") != peers
+            or not meta.get("op", "").endswith(f"::{op}")
+        ):
+            problems.append(f"{phase}/{p}: its benchmark is not a full GPU run against {peers or 'no peer'}")
+        if f"bench {p} exit 0 " not in console:
+            problems.append(f"{phase}/{p}: its benchmark did not end with exit 0 ({phase}/console.txt)")
+        for r in bench["results"]:
+            names = ["ours", "eager", "compile", *peers]
+            host_bound = r.get("host_bound", r["copy_ms"] < 0.02)
+            if not all(isinstance(r["device_ms"].get(n), float) for n in names) or (
+                not host_bound and not all(isinstance(r["pct_of_copy"].get(n), float) for n in names)
+            ):
+                cell = f"{r['dtype']} {r['shape']} {r['pass']}"
+                problems.append(f"{phase}/{p}: cell {cell} lacks a time or a percentage")
+    return problems
+
+
+def land(landing: Landing) -> None:
+    call = landing.call
+    for p, phase in landing.suites.items():
+        for f in SUITE_LOGS:
+            shutil.copyfile(call / phase / p / f, RESULTS / WHERE[p] / f)
+        shutil.copyfile(call / landing.builds[p], RESULTS / WHERE[p] / "build.log")
+    for p, (phase, _) in landing.benches.items():
+        op = OPS[p]
+        for f in (f"bench_{op}.json", f"bench_{op}.png", "benchmark.log"):
+            shutil.copyfile(call / phase / p / f, RESULTS / WHERE[p] / f)
+    two = RESULTS / "two_families" / "two_gpus"
+    for old in two.glob("copier-answers*.yml"):
+        old.unlink()
+    source = call / landing.two_families
+    for f in ("gpu_suite.json", "tests.log"):
+        shutil.copyfile(source / "two_families" / f, two / f)
+    shutil.copyfile(source / "commit.txt", two / "commit.txt")
+    for answers in (source / "two_families").glob("copier-answers*.yml"):
+        shutil.copyfile(answers, two / answers.name)
+
+
+def main(landing: Landing, argv: list[str]) -> None:
+    problems = check(landing)
+    if problems:
+        sys.exit("\n".join(problems))
+    if "--check" in argv:
+        print("every check passed; nothing copied (--check)")
+        return
+    land(landing)
+    print("landed: now scaffold results-table --write")
