@@ -66,6 +66,21 @@ suite() {
    echo "suite $p exit $? at $(elapsed) s: $(tail -n 1 "$R/$p/tests.log" 2>/dev/null)")
   for answers in "$X/$p"/.copier-answers*.yml; do cp "$answers" "$R/$p/${answers##*/.}"; done
 }
+# two_gpu_suite PROJECT DEVICES [OPTION...] (from call AP on; calls AI and AK wrote it out): suite with
+# CUDA_VISIBLE_DEVICES=DEVICES (both GPUs visible: the suite is also the norm's two-GPU run), then pack.
+two_gpu_suite() {
+  local p=$1 devices=$2; shift 2
+  CUDA_VISIBLE_DEVICES=$devices suite "$p" "$@"; pack
+}
+# first_tests PROJECT GPU K (from call AP on; calls AI and AK wrote it out): the project's tests that
+# pytest's -k K selects on GPU, before its benchmark, their log in R/first_PROJECT.log; fails where they
+# did.
+first_tests() {
+  (cd "$X/$1" && CUDA_VISIBLE_DEVICES=$2 timeout 150 python3 -m pytest tests -q -p no:cacheprovider \
+     -k "$3" > "$R/first_$1.log" 2>&1)
+  local rc=$?; echo "first tests $1 exit $rc at $(elapsed) s: $(tail -n 1 "$R/first_$1.log")"
+  return $rc
+}
 # lab_start (from lab AL on; labs J to AJ wrote these lines out): a lab's start, limit 580 s, the
 # call's .gpu/ required, gpus (the GPUs torch sees, echoed) and L, /tmp/NAME_lab, emptied, for the
 # lab's builds.

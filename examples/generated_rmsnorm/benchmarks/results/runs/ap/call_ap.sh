@@ -24,24 +24,14 @@ phase=$1
 limit=580
 [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
 echo "GPUs: $(cat "$R/torch.txt")"
-two_gpu_suite() {  # two_gpu_suite PROJECT DEVICES [gpu_suite.py options]: call_lib.sh's suite, both GPUs visible
-  local p=$1 devices=$2; shift 2
-  CUDA_VISIBLE_DEVICES=$devices suite "$p" "$@"; pack
-}
 case $phase in
   1)
     ls "$root"/.whl/*.whl > /dev/null 2>&1 || { echo "no .whl/ here: carry .whl"; exit 3; }
     for p in rmsnorm layer_norm fused_add_rms_norm fused_add_layer_norm; do build "$p" 8 & done
     wait; pack
     K="not cpu and (backward or shared_memory or cluster or cuda_graph or misaligned or gradients_through)"
-    first() {  # first PROJECT GPU
-      (cd "$X/$1" && CUDA_VISIBLE_DEVICES=$2 timeout 150 python3 -m pytest tests -q -p no:cacheprovider \
-         -k "$K" > "$R/first_$1.log" 2>&1)
-      local rc=$?; echo "first tests $1 exit $rc at $(elapsed) s: $(tail -n 1 "$R/first_$1.log")"
-      return $rc
-    }
-    (first rmsnorm 0 && first layer_norm 0) & a=$!
-    (first fused_add_rms_norm 1 && first fused_add_layer_norm 1) & b=$!
+    (first_tests rmsnorm 0 "$K" && first_tests layer_norm 0 "$K") & a=$!
+    (first_tests fused_add_rms_norm 1 "$K" && first_tests fused_add_layer_norm 1 "$K") & b=$!
     wait $a; ra=$?; wait $b; rb=$?; pack
     [ $ra -eq 0 ] && [ $rb -eq 0 ] || { echo "a first test did not pass: stopping"; exit 1; }
     install_liger
