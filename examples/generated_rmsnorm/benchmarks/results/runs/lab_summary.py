@@ -6,6 +6,7 @@ missing), with the backward (forward+backward less forward) too; and the Nsight 
 backward kernel from ncu_layer_norm_RUN.txt files.
 Usage: lab_summary.main(folder, reference, variants, ncu_runs) from a lab's summary script."""
 
+import csv
 import json
 import sys
 from pathlib import Path
@@ -55,10 +56,9 @@ def print_ncu(folder: Path, ncu_runs: tuple[str, ...]) -> None:
             print(f"== ncu {run}: not run")
             continue
         print(f"== ncu {run} (bfloat16 LayerNorm backward at 1024 x 65536)")
-        for line in path.read_text().splitlines():
-            cells = [c.strip('"') for c in line.split('","')]
+        for cells in csv.reader(path.read_text().splitlines()):
             if len(cells) > 14 and "backward_kernel" in cells[4]:
-                print(f"  {cells[12]}: {cells[14]} {cells[13]}")
+                print(f"  {cells[12]}: {cells[14]} {cells[13]}".rstrip())
 
 
 def main(folder: Path, reference: str, variants: tuple[str, ...], ncu_runs: tuple[str, ...] = ()) -> None:
