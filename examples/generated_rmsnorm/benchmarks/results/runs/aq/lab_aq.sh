@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Lab AQ (issue 11), prepared in session 41 (2026-11-29) for a later session: one call, on one H200 or
+# two (nvidia-h200-x2 preferred), carrying .gpu (`scaffold gpu-bundle .gpu` of main):
+#   bash examples/generated_rmsnorm/benchmarks/results/runs/aq/lab_aq.sh
+# Two builds of each norm's project: an2 (lab AN's: ../am/variant_am.py words and idx32,
+# ../an/variant_an.py invnarg and rs; what ../an/template_an2.diff writes into the template) and bulk
+# (an2 and variant_aq.py's bulk: the backward's stages filled by bulk copies). All at once; then the
+# CUDA tests of the backward of each bulk build, and compute-sanitizer racecheck and memcheck of the
+# LayerNorm and residual-add RMSNorm bulk builds' sanitizer workloads (benchmarks/sanitize_OP.py, as
+# gpu_suite.py runs them); then the device time of forward and forward+backward (../e/e_time.py) of
+# an2, bulk and an2 again, for each norm in turn, at 1024 x 65536, 4096 x 16384, 8192 x 8192,
+# 32768 x 4096, 8192 x 4095 and 4096 x 1024; with two GPUs the 16-bit dtypes on one and float32 on the
+# other. Results in $OUT/res_aq.tgz: unpack with `mkdir -p aq && tar xzf res_aq.tgz -C aq
+# --strip-components=1` in runs/aq/, add console.txt, then `python3 summary_aq.py > summary.txt`. The
+# limit is 580 s: no timing starts with under 50 s left, and none runs past the limit.
+. "$(dirname "$0")/../call_lib.sh" aq
+lab_start  # limit, gpus, L (call_lib.sh)
+declare -A EDITS=([an2]="am:words am:idx32 an:invnarg an:rs" [bulk]="am:words am:idx32 an:invnarg an:rs aq:bulk")
+PROJECTS="layer_norm rmsnorm fused_add_layer_norm fused_add_rms_norm"
+builds=""
+for p in $PROJECTS; do
+  for v in an2 bulk; do
+    cp -r "$X/$p" "$L/${p}_$v"; builds="$builds ${p}_$v"
+    for e in ${EDITS[$v]}; do
+      python3 "$G/../${e%%:*}/variant_${e%%:*}.py" "$L/${p}_$v" "${e##*:}" >> "$R/patch.log" 2>&1 \
+        || { echo "patch $p $v $e failed"; exit 1; }
+    done
+  done
+done
+jobs=$(( $(nproc) / 8 )); [ "$jobs" -lt 2 ] && jobs=2
+for d in $builds; do
+  (cd "$L/$d" && MAX_JOBS=$jobs FORCE_CUDA=1 timeout 300 python3 setup.py build_ext --inplace > "$R/build_$d.log" 2>&1
+   echo "build $d exit $? at $(elapsed) s") &
+done
+wait; pack
+K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or cluster_blocks or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or far or staged or shared_memory)"
+check() {  # check BUILD
+  (cd "$L/$1" && timeout 120 python3 -m pytest tests -q -p no:cacheprovider -k "$K" > "$R/tests_$1.log" 2>&1
+   echo "tests $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_$1.log")")
+}
+sanitize() {  # sanitize BUILD OP TOOL: compute-sanitizer on the build's sanitizer workload
+  (cd "$L/$1" && PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout 150 compute-sanitizer --tool "$3" \
+     --error-exitcode 1 python3 "benchmarks/sanitize_$2.py" > "$R/sanitizer_$3_$1.log" 2>&1
+   echo "$3 $1 exit $? at $(elapsed) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/sanitizer_$3_$1.log" | tail -n 1)")
+}
+if [ "$gpus" -gt 1 ]; then
+  (CUDA_VISIBLE_DEVICES=0 check layer_norm_bulk; CUDA_VISIBLE_DEVICES=0 check rmsnorm_bulk
+   CUDA_VISIBLE_DEVICES=0 sanitize layer_norm_bulk layer_norm racecheck
+   CUDA_VISIBLE_DEVICES=0 sanitize layer_norm_bulk layer_norm memcheck) &
+  (CUDA_VISIBLE_DEVICES=1 check fused_add_layer_norm_bulk; CUDA_VISIBLE_DEVICES=1 check fused_add_rms_norm_bulk
+   CUDA_VISIBLE_DEVICES=1 sanitize fused_add_rms_norm_bulk fused_add_rms_norm racecheck
+   CUDA_VISIBLE_DEVICES=1 sanitize fused_add_rms_norm_bulk fused_add_rms_norm memcheck) & wait
+else
+  for d in layer_norm_bulk rmsnorm_bulk fused_add_layer_norm_bulk fused_add_rms_norm_bulk; do check $d; done
+  sanitize layer_norm_bulk layer_norm racecheck; sanitize fused_add_rms_norm_bulk fused_add_rms_norm racecheck
+fi
+pack
+declare -A OP=([layer_norm]=layer_norm [rmsnorm]=rms_norm [fused_add_layer_norm]=fused_add_layer_norm
+               [fused_add_rms_norm]=fused_add_rms_norm)
+left() { echo $(( limit - $(elapsed) )); }
+time_runs() {  # time_runs GPU TAG DTYPES
+  local gpu=$1 tag=$2 dtypes=$3 p run label
+  for p in $PROJECTS; do
+    for run in an2 bulk an2; do
+      label=$run; [ -f "$R/time_${p}_${label}_$tag.log" ] && label=${label}_again
+      [ "$(left)" -gt 50 ] || { echo "time $p $label ($dtypes) not run: $(elapsed) s"; continue; }
+      (cd "$L/${p}_$run" && CUDA_VISIBLE_DEVICES=$gpu \
+         B_SHAPES=1024x65536,4096x16384,8192x8192,32768x4096,8192x4095,4096x1024 B_DTYPES=$dtypes \
+         timeout "$(left)" python3 "$G/../e/e_time.py" "${OP[$p]}" "$label" "$R/time_${p}_${label}_$tag.json" \
+         > "$R/time_${p}_${label}_$tag.log" 2>&1
+       echo "time $p $label ($dtypes) exit $? at $(elapsed) s")
+      pack
+    done
+  done
+}
+if [ "$gpus" -gt 1 ]; then
+  time_runs 0 16bit bfloat16,float16 & time_runs 1 float32 float32 & wait
+else
+  time_runs 0 all bfloat16,float16,float32
+fi
+echo "done at $(elapsed) s"; pack
