@@ -39,7 +39,7 @@ check() {  # check BUILD
    echo "tests $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_$1.log")")
 }
 sanitize() {  # sanitize BUILD OP TOOL: compute-sanitizer on the build's sanitizer workload
-  (cd "$L/$1" && PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout 150 compute-sanitizer --tool "$3" \
+  (cd "$L/$1" && PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout 240 compute-sanitizer --tool "$3" \
      --error-exitcode 1 python3 "benchmarks/sanitize_$2.py" > "$R/sanitizer_$3_$1.log" 2>&1
    echo "$3 $1 exit $? at $(elapsed) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/sanitizer_$3_$1.log" | tail -n 1)")
 }
