@@ -12,7 +12,7 @@ tensor's slice with one instruction. The copies complete on full[s] (one arrival
 bytes it expects, none past the last row); as a bulk copy writes every thread's part, a stage is filled
 again only after the block has released it (empty[s]: every thread arrives after its last read of the
 stage, the copying thread waits for that before its next copies into it). Without sm_90 (no
-ROW_NORM_CLUSTERS), the cp.async copies as before."""
+ROW_NORM_CLUSTERS), the cp.async copies as before (#else)."""
 
 import sys
 from pathlib import Path
@@ -78,9 +78,12 @@ EDITS = {
             "        }\n"
             "      }\n"
             "      stage_used |= 1u << s;\n"
-            "      return;\n"
-            "#endif\n"
+            "#else\n"
             "      if (r < rows) {\n",
+        ),
+        (
+            "      commit_async();  // a group each row, empty or not, so the waits below count rows\n",
+            "      commit_async();  // a group each row, empty or not, so the waits below count rows\n#endif\n",
         ),
         (
             "      wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly\n",
