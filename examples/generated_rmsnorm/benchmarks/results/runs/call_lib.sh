@@ -91,6 +91,52 @@ lab_start() {
   echo "GPUs: $gpus"
   L=/tmp/${call_name}_lab; rm -rf "$L"; mkdir -p "$L"
 }
+# lab_left: the seconds left of the lab's `limit`.
+lab_left() { echo $(( limit - $(elapsed) )); }
+# lab_builds "PROJECT..." "VARIANT..." (from lab AQ on; labs AM, AN and AO wrote it out): for each
+# project of .gpu and each variant, a copy in L/PROJECT_VARIANT with the edits of LAB_EDITS[VARIANT]
+# applied in turn (each "LAB:EDIT": runs/LAB/variant_LAB.py PROJECT EDIT; the caller declares the
+# associative array LAB_EDITS), all built at once (nproc / 8 jobs each), their logs in
+# R/build_BUILD.log; packed. Exits where an edit does not apply.
+lab_builds() {
+  local p v e builds="" jobs
+  for p in $1; do
+    for v in $2; do
+      cp -r "$X/$p" "$L/${p}_$v"; builds="$builds ${p}_$v"
+      for e in ${LAB_EDITS[$v]}; do
+        python3 "$G/../${e%%:*}/variant_${e%%:*}.py" "$L/${p}_$v" "${e##*:}" >> "$R/patch.log" 2>&1 \
+          || { echo "patch $p $v $e failed"; exit 1; }
+      done
+    done
+  done
+  jobs=$(( $(nproc) / 8 )); [ "$jobs" -lt 2 ] && jobs=2
+  for e in $builds; do
+    (cd "$L/$e" && MAX_JOBS=$jobs FORCE_CUDA=1 timeout 300 python3 setup.py build_ext --inplace > "$R/build_$e.log" 2>&1
+     echo "build $e exit $? at $(elapsed) s") &
+  done
+  wait; pack
+}
+# lab_time_runs GPU TAG DTYPES SHAPES "PROJECT..." "RUN..." [SKIP] (from lab AQ on; labs AM, AN and AO
+# wrote it out): for each project in turn, the device time of forward and forward+backward
+# (runs/e/e_time.py: CUDA graphs, each case checked against float64 first) of each build L/PROJECT_RUN
+# in the order given (a run named again is labelled RUN_again), on GPU, in R/time_PROJECT_LABEL_TAG.*;
+# packed after each. None starts with under 50 s of the lab's limit left, none runs past it; projects
+# named in SKIP (" PROJECT " within it) are left out.
+lab_time_runs() {
+  local gpu=$1 tag=$2 dtypes=$3 shapes=$4 p run label
+  for p in $5; do
+    case "${7:-}" in *" $p "*) echo "time $p not run: left out"; continue ;; esac
+    for run in $6; do
+      label=$run; [ -f "$R/time_${p}_${label}_$tag.log" ] && label=${label}_again
+      [ "$(lab_left)" -gt 50 ] || { echo "time $p $label ($dtypes) not run: $(elapsed) s"; continue; }
+      (cd "$L/${p}_$run" && CUDA_VISIBLE_DEVICES=$gpu B_SHAPES=$shapes B_DTYPES=$dtypes \
+         timeout "$(lab_left)" python3 "$G/../e/e_time.py" "${OP[$p]}" "$label" "$R/time_${p}_${label}_$tag.json" \
+         > "$R/time_${p}_${label}_$tag.log" 2>&1
+       echo "time $p $label ($dtypes) exit $? at $(elapsed) s")
+      pack
+    done
+  done
+}
 [ -f "$X/${2:-.}/commit.txt" ] && cp "$X/${2:-.}/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
 python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.device_count())' > "$R/torch.txt" 2>&1

@@ -18,27 +18,11 @@
 # limit is 580 s: no timing starts with under 50 s left, and none runs past the limit.
 . "$(dirname "$0")/../call_lib.sh" aq
 lab_start  # limit, gpus, L (call_lib.sh)
-declare -A EDITS=([an2]="am:words am:idx32 an:invnarg an:rs" [bulk]="am:words am:idx32 an:invnarg an:rs aq:bulk")
+declare -A LAB_EDITS=([an2]="am:words am:idx32 an:invnarg an:rs" [bulk]="am:words am:idx32 an:invnarg an:rs aq:bulk")
 PROJECTS="layer_norm rmsnorm fused_add_layer_norm fused_add_rms_norm"
-builds=""
-for p in $PROJECTS; do
-  for v in an2 bulk; do
-    cp -r "$X/$p" "$L/${p}_$v"; builds="$builds ${p}_$v"
-    for e in ${EDITS[$v]}; do
-      python3 "$G/../${e%%:*}/variant_${e%%:*}.py" "$L/${p}_$v" "${e##*:}" >> "$R/patch.log" 2>&1 \
-        || { echo "patch $p $v $e failed"; exit 1; }
-    done
-  done
-done
-jobs=$(( $(nproc) / 8 )); [ "$jobs" -lt 2 ] && jobs=2
-for d in $builds; do
-  (cd "$L/$d" && MAX_JOBS=$jobs FORCE_CUDA=1 timeout 300 python3 setup.py build_ext --inplace > "$R/build_$d.log" 2>&1
-   echo "build $d exit $? at $(elapsed) s") &
-done
-wait; pack
+lab_builds "$PROJECTS" "an2 bulk"
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or cluster_blocks or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or far or staged or stages or shared_memory or misaligned or without_grad_residual_out)"
-left() { echo $(( limit - $(elapsed) )); }
-cap() { local l; l=$(( $(left) - 10 )); [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }  # cap SECONDS: at most what is left
+cap() { local l; l=$(( $(lab_left) - 10 )); [ "$l" -lt "$1" ] && echo "$l" || echo "$1"; }  # cap SECONDS: at most what is left
 hung=" "  # the builds whose tests ran out of time (a hang in the new barriers): no sanitizer or timing runs them
 check() {  # check BUILD
   [ "$(cap 120)" -gt 10 ] || { echo "tests $1 not run: $(elapsed) s"; return; }
@@ -64,7 +48,6 @@ if [ "$gpus" -gt 1 ]; then
   (CUDA_VISIBLE_DEVICES=1 check fused_add_layer_norm_bulk; CUDA_VISIBLE_DEVICES=1 check fused_add_rms_norm_bulk
    CUDA_VISIBLE_DEVICES=1 sanitize fused_add_rms_norm_bulk fused_add_rms_norm racecheck
    CUDA_VISIBLE_DEVICES=1 sanitize fused_add_rms_norm_bulk fused_add_rms_norm memcheck) & wait
-  [ -f "$R/hung.txt" ] && hung=" $(tr '\n' ' ' < "$R/hung.txt")"  # (set in the subshells)
 else
   # One GPU: memcheck of three builds and racecheck of LayerNorm's alone, to leave time for timings
   # (even so the residual-add norms' timings may not fit in the 580 s).
@@ -73,27 +56,12 @@ else
   sanitize fused_add_rms_norm_bulk fused_add_rms_norm memcheck; sanitize layer_norm_bulk layer_norm racecheck
 fi
 pack
-declare -A OP=([layer_norm]=layer_norm [rmsnorm]=rms_norm [fused_add_layer_norm]=fused_add_layer_norm
-               [fused_add_rms_norm]=fused_add_rms_norm)
-time_runs() {  # time_runs GPU TAG DTYPES
-  local gpu=$1 tag=$2 dtypes=$3 p run label
-  for p in $PROJECTS; do
-    case "$hung" in *" ${p}_bulk "*) echo "time $p not run: its bulk build's tests ran out of time"; continue ;; esac
-    for run in an2 bulk an2; do
-      label=$run; [ -f "$R/time_${p}_${label}_$tag.log" ] && label=${label}_again
-      [ "$(left)" -gt 50 ] || { echo "time $p $label ($dtypes) not run: $(elapsed) s"; continue; }
-      (cd "$L/${p}_$run" && CUDA_VISIBLE_DEVICES=$gpu \
-         B_SHAPES=1024x65536,4096x16384,8192x8192,32768x4096,8192x4095,4096x1024 B_DTYPES=$dtypes \
-         timeout "$(left)" python3 "$G/../e/e_time.py" "${OP[$p]}" "$label" "$R/time_${p}_${label}_$tag.json" \
-         > "$R/time_${p}_${label}_$tag.log" 2>&1
-       echo "time $p $label ($dtypes) exit $? at $(elapsed) s")
-      pack
-    done
-  done
-}
+SHAPES=1024x65536,4096x16384,8192x8192,32768x4096,8192x4095,4096x1024
+skip=" $(sed 's/_bulk$//' "$R/hung.txt" 2>/dev/null | tr '\n' ' ')"  # projects whose bulk build's tests hung
 if [ "$gpus" -gt 1 ]; then
-  time_runs 0 16bit bfloat16,float16 & time_runs 1 float32 float32 & wait
+  lab_time_runs 0 16bit bfloat16,float16 "$SHAPES" "$PROJECTS" "an2 bulk an2" "$skip" &
+  lab_time_runs 1 float32 float32 "$SHAPES" "$PROJECTS" "an2 bulk an2" "$skip" & wait
 else
-  time_runs 0 all bfloat16,float16,float32
+  lab_time_runs 0 all bfloat16,float16,float32 "$SHAPES" "$PROJECTS" "an2 bulk an2" "$skip"
 fi
 echo "done at $(elapsed) s"; pack

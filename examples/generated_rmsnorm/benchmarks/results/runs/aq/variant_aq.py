@@ -17,9 +17,9 @@ ROW_NORM_CLUSTERS), the cp.async copies as before (#else)."""
 import sys
 from pathlib import Path
 
-project, variant = sys.argv[1], sys.argv[2]
-path = Path(project) / "csrc" / "row_norm" / "cuda.cuh"
-text = path.read_text()
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import variants  # noqa: E402
+
 EDITS = {
     "bulk": [
         (
@@ -106,11 +106,4 @@ EDITS = {
         ),
     ],
 }
-if variant not in EDITS:
-    sys.exit("usage: variant_aq.py PROJECT bulk")
-for old, new in EDITS[variant]:
-    if text.count(old) != 1:
-        sys.exit(f"{path}: expected one match of {old.splitlines()[0].strip()!r}")
-    text = text.replace(old, new)
-path.write_text(text)
-print(f"patched {path} ({variant})")
+variants.main(EDITS, sys.argv)
