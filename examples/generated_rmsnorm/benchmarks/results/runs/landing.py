@@ -1,7 +1,7 @@
 """What the landings of issue 11's GPU calls share (from call AP on; land_ai.sh and land_ak.sh each wrote
 these checks out): a call's records, unpacked into runs/CALL/PHASE/, checked, then copied where
-tests/test_results.py and `scaffold results-table` read them. A landing script describes its call
-(a Landing) and runs `python3 ../landing.py`-style code through main():
+tests/test_results.py and `scaffold results-table` read them. A landing script (ap/land_ap.py) describes
+its call as a Landing and passes it to main():
 
     landing.main(Landing(...), sys.argv[1:])   # [--check]: check only, copy nothing
 
