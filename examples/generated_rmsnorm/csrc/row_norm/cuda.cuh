@@ -138,7 +138,9 @@ constexpr int kMostStages = !kCentered && !kResidual && !kShifted && kItems >= 4
 // 32768 x 4096.
 template <bool kResidual>
 constexpr int kMostStagedTensors = kResidual ? 3 : 2;
-constexpr int kStagedTensorCounts = 2;  // two or three: the host's occupancy caches hold one for each
+// The counts of tensors a stage may hold (two, or three up to kMostStagedTensors): the host's
+// occupancy caches hold one entry for each.
+constexpr int kStagedTensorCounts = kMostStagedTensors<true> - 1;
 // A staged backward kernel reads the weight of the thread's columns once, into registers, where it
 // takes at most kHeldWeightBytes a thread (not a float32 weight with a 16-bit x at four vectors a
 // thread: 128 bytes), rather than in both passes over every row: the staging leaves an SM little L1
@@ -406,6 +408,57 @@ struct Sums {
   }
 };
 
+// The sum of K = 2 or 4 values over the 32 lanes of a warp, the same bits in every lane, in fewer
+// instructions than a butterfly of all K (LayerNorm's 4: 10 shuffles, 6 additions and 6 selections
+// against 20 shuffles and 20 additions; RMSNorm's 2: 7, 5 and 2 against 10 and 10): a reduce-scatter
+// (each lane keeps half of its values and adds its partner's copies of that half, until it holds one
+// value), a butterfly on that value, then a gather of the K sums from the lanes that hold them. In the
+// butterfly, partners add the same two values in either order (x + y and y + x, the same bits), and
+// the gather broadcasts each sum from one lane, so every lane ends with the same bits. Sums of 2 or 4
+// values take it wherever a row spans at least a warp: the backward's row sums, and the centred norms'
+// staged forward's (ForwardSums of 2), whose row sums therefore round differently than before.
+template <typename S>
+constexpr bool kScatters = false;
+template <typename T, int K>
+constexpr bool kScatters<Sums<T, K>> = K == 2 || K == 4;
+
+template <typename T, int K>
+__device__ __forceinline__ Sums<T, K> warp_sum_scattered(const Sums<T, K>& s) {
+  const unsigned lane = threadIdx.x % core::kWarp;
+  const bool odd = lane & 1u;
+  T value;
+  if constexpr (K == 4) {
+    // Lane pairs: the even lane keeps values 0 and 1, the odd 2 and 3; then pairs of pairs: the lane
+    // with bit 1 clear keeps the first of its two, the other the second. Lane l then holds the sum of
+    // value 2 * (l & 1) + ((l >> 1) & 1) over its four lanes.
+    T keep0 = odd ? s.v[2] : s.v[0], keep1 = odd ? s.v[3] : s.v[1];
+    const T send0 = odd ? s.v[0] : s.v[2], send1 = odd ? s.v[1] : s.v[3];
+    keep0 += __shfl_xor_sync(0xffffffffu, send0, 1);
+    keep1 += __shfl_xor_sync(0xffffffffu, send1, 1);
+    const bool second = lane & 2u;
+    value = second ? keep1 : keep0;
+    value += __shfl_xor_sync(0xffffffffu, second ? keep0 : keep1, 2);
+  } else {
+    value = odd ? s.v[1] : s.v[0];  // lane l: the sum of value l & 1 over its pair, then its four lanes
+    value += __shfl_xor_sync(0xffffffffu, odd ? s.v[0] : s.v[1], 1);
+    value += __shfl_xor_sync(0xffffffffu, value, 2);
+  }
+  value += __shfl_xor_sync(0xffffffffu, value, 4);
+  value += __shfl_xor_sync(0xffffffffu, value, 8);
+  value += __shfl_xor_sync(0xffffffffu, value, 16);
+  Sums<T, K> out;
+  if constexpr (K == 4) {
+    out.v[0] = __shfl_sync(0xffffffffu, value, 0);
+    out.v[1] = __shfl_sync(0xffffffffu, value, 2);
+    out.v[2] = __shfl_sync(0xffffffffu, value, 1);
+    out.v[3] = __shfl_sync(0xffffffffu, value, 3);
+  } else {
+    out.v[0] = __shfl_sync(0xffffffffu, value, 0);
+    out.v[1] = __shfl_sync(0xffffffffu, value, 1);
+  }
+  return out;
+}
+
 // The combination over the row_threads threads of each row group, the same bits in every thread of
 // the group (a butterfly of symmetric combinations). smem: kWarp values, used where a row spans
 // several warps (then the block holds that one row, and every thread of the block must call this).
@@ -413,8 +466,17 @@ struct Sums {
 template <bool kTryEqual = false, typename S>
 __device__ __forceinline__ S row_reduce(S value, int row_threads, S* smem) {
   const int width = row_threads < core::kWarp ? row_threads : core::kWarp;
-  for (int offset = width / 2; offset > 0; offset /= 2)
-    value = S::template combine_lanes<kTryEqual>(value, value.shuffle_xor(offset));
+  if constexpr (kScatters<S>) {
+    if (width == core::kWarp) {
+      value = warp_sum_scattered(value);
+    } else {
+      for (int offset = width / 2; offset > 0; offset /= 2)
+        value = S::combine(value, value.shuffle_xor(offset));
+    }
+  } else {
+    for (int offset = width / 2; offset > 0; offset /= 2)
+      value = S::template combine_lanes<kTryEqual>(value, value.shuffle_xor(offset));
+  }
   if (row_threads <= core::kWarp) return value;
   const int warp = threadIdx.x / core::kWarp, lane = threadIdx.x % core::kWarp;
   const int warps = row_threads / core::kWarp;
@@ -422,8 +484,12 @@ __device__ __forceinline__ S row_reduce(S value, int row_threads, S* smem) {
   if (lane == 0) smem[warp] = value;
   __syncthreads();
   value = lane < warps ? smem[lane] : S{};
-  for (int offset = core::kWarp / 2; offset > 0; offset /= 2) {
-    value = S::template combine_lanes<kTryEqual>(value, value.shuffle_xor(offset));
+  if constexpr (kScatters<S>) {
+    value = warp_sum_scattered(value);
+  } else {
+    for (int offset = core::kWarp / 2; offset > 0; offset /= 2) {
+      value = S::template combine_lanes<kTryEqual>(value, value.shuffle_xor(offset));
+    }
   }
   return value;
 }
@@ -476,12 +542,15 @@ __device__ __forceinline__ unsigned cluster_rank() {
 }
 
 // bfloat16 vectors are converted a 32-bit word at a time (core::load_opmath_by_words) where they are
-// already in registers: the forward's statistics and output, and the parameters (read whole by
-// load_vector first); the rows read from memory are converted element by element (core::load_opmath).
-// Lab P2 of the example's benchmarks/results/runs/ (H200, bfloat16, 32768 x 4096, share of the copy
-// rate), when the word-wise conversion still read global memory itself and so split each 16-byte load
-// into four: the residual-add RMSNorm forward ran at 77% with neither, 79% with both, 93% with the
-// words in registers only; the RMSNorm forward+backward at 83% with neither and 63% with both.
+// already in registers: the forward's statistics and output, the parameters (read whole by
+// load_vector first), and the backward's vectors of x, grad_out and grad_residual_out (read whole
+// from its stages or into registers); the forward's rows read from memory are converted element by
+// element (core::load_opmath). Lab P2 of the example's benchmarks/results/runs/ (H200, bfloat16,
+// 32768 x 4096, share of the copy rate), when the word-wise conversion still read global memory itself
+// and so split each 16-byte load into four: the residual-add RMSNorm forward ran at 77% with neither,
+// 79% with both, 93% with the words in registers only; the RMSNorm forward+backward at 83% with
+// neither and 63% with both. In the backward, element by element, each odd element took two
+// instructions (PRMT, then a shift; nvcc 13.0, sm_90a) where a word takes one an element.
 //
 // Makes the compiler forget what v holds (an empty asm statement that may change each 32-bit word),
 // so that v is converted to opmath_t again where it is used next instead of the converted values
@@ -1426,6 +1495,12 @@ __device__ __forceinline__ S far_row_sums(const scalar_t* __restrict__ x_row,
 // the grid's rows a multiple of kVec / gcd(kVec, N), so that every row a row group walks starts
 // equally far from a vector boundary and the thread's columns stay the same from row to row; the
 // thread's edge column's sums are kept in registers too.
+//
+// inv_n: 1 / N in the math type, computed on the host (IEEE division: the value the device would
+// compute). A row's means are its sums times it (within an ulp of sum / N, the same where N is a power
+// of two): a multiplication where each division took a reciprocal and its correction. An argument, it
+// is read from the constant bank; computed in the kernel, it held a register, and 16-bit kernels at 128
+// registers a thread spilled more (nvcc 13.0, sm_90a).
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
           bool kInRegisters, int kStages, bool kShifted, bool kClustered>
 __global__ void __launch_bounds__(kMaxRowThreads)
@@ -1433,7 +1508,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
                     const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
                     scalar_t* __restrict__ grad_x, at::opmath_type<scalar_t>* __restrict__ partial,
                     int64_t rows, int64_t cols, int row_threads, int passes, int cluster, int staged_tensors,
-                    at::opmath_type<scalar_t> eps) {
+                    at::opmath_type<scalar_t> eps, at::opmath_type<scalar_t> inv_n) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
   constexpr bool kCentered = Norm<opmath_t>::kCentered;
@@ -1511,10 +1586,13 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     }
   };
   // This thread's staged vector i of tensor (0: x, 1: grad_out, 2: grad_residual_out) in stage s.
+  // (In 32-bit arithmetic, the thread's own part computed once: a block's shared memory holds far fewer
+  // than 2^31 vectors, and 64-bit indices cost a row's copies and reads more instructions.)
+  const int staged_slot = group * row_threads * kItems + t;
+  const int staged_stride = static_cast<int>(blockDim.x) * kItems;  // vectors a tensor of a stage
   const auto staged = [&](int s, int tensor, int i) {
     return reinterpret_cast<V*>(staging) +
-           ((static_cast<int64_t>(s) * staged_tensors + tensor) * blockDim.x + group * row_threads) * kItems +
-           static_cast<int64_t>(i) * row_threads + t;
+           ((s * staged_tensors + tensor) * staged_stride + staged_slot + i * row_threads);
   };
   // Starts the copies of the thread's columns of row r into stage s (none past the last row).
   const auto stage_row = [&](int64_t r, int s) {
@@ -1603,8 +1681,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         if constexpr (kInRegisters && !kStaged)
           x_items[i] = load_vector(x_row + j), dy_items[i] = load_vector(dy_row + j);
         opmath_t f[kVec], g[kVec], w[kVec];
-        core::load_opmath(x_at(i, j), f);
-        core::load_opmath(dy_at(i, j), g);
+        core::load_opmath_by_words(x_at(i, j), f);
+        core::load_opmath_by_words(dy_at(i, j), g);
         weight_at(i, head, j, w);
 #pragma unroll
         for (int e = 0; e < kVec; ++e) add_terms(sums, f[e], g[e], w[e]);
@@ -1616,14 +1694,13 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     }
     sums = row_reduce(sums, row_threads, smem);
     if constexpr (kClustered) sums = exchange.reduce(sums, stage, cluster, exchange_phases);
-    const opmath_t n = static_cast<opmath_t>(cols);
     if constexpr (kCentered) {
       // A row whose shift lies far from its mean against its spread (see far_row_sums) is
       // summed again about the mean just found. A warp decides as one (its row groups shuffle
       // together); a row over several warps or a cluster's blocks has the same sums, hence the same
       // decision, in every thread.
-      const opmath_t d_mean = sums.v[0] / n;
-      if (__any_sync(0xffffffffu, lies_far(d_mean, sums.v[1] / n - d_mean * d_mean))) {
+      const opmath_t d_mean = sums.v[0] * inv_n;
+      if (__any_sync(0xffffffffu, lies_far(d_mean, sums.v[1] * inv_n - d_mean * d_mean))) {
         shift += d_mean;
         sums = far_row_sums<Norm>(x + row_offset, grad_out + row_offset, weight, cols, shift, active,
                                   row_threads, cluster, smem);
@@ -1636,18 +1713,18 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     }
     opmath_t mean, rstd, c1, c2;  // grad_x = rstd * (w dy - c2 - x_hat * c1)
     if constexpr (kCentered) {
-      const opmath_t d_mean = sums.v[0] / n;
-      const opmath_t spread = sums.v[1] / n - d_mean * d_mean;
+      const opmath_t d_mean = sums.v[0] * inv_n;
+      const opmath_t spread = sums.v[1] * inv_n - d_mean * d_mean;
       const opmath_t variance = spread > opmath_t(0) ? spread : opmath_t(0);
       mean = shift + d_mean;
       rstd = opmath_t(1) / sqrt(variance + eps);
-      c2 = sums.v[2] / n;
-      c1 = rstd * (sums.v[3] - d_mean * sums.v[2]) / n;  // mean(x_hat * w dy)
+      c2 = sums.v[2] * inv_n;
+      c1 = rstd * (sums.v[3] - d_mean * sums.v[2]) * inv_n;  // mean(x_hat * w dy)
     } else {
       mean = 0;
-      rstd = opmath_t(1) / sqrt(sums.v[0] / n + eps);
+      rstd = opmath_t(1) / sqrt(sums.v[0] * inv_n + eps);
       c2 = 0;
-      c1 = rstd * sums.v[1] / n;
+      c1 = rstd * sums.v[1] * inv_n;
     }
     if (active) {
       V* dx_row = reinterpret_cast<V*>(grad_x + row_offset + head);
@@ -1659,8 +1736,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           const int64_t j = column(pass, i);
           if (j >= col_vecs) continue;
           opmath_t f[kVec], g[kVec], w[kVec];
-          core::load_opmath(x_at(i, j), f);
-          core::load_opmath(dy_at(i, j), g);
+          core::load_opmath_by_words(x_at(i, j), f);
+          core::load_opmath_by_words(dy_at(i, j), g);
           weight_at(i, head, j, w);
           opmath_t out[kVec];
 #pragma unroll
@@ -1676,7 +1753,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           }
           if (add_grad_residual) {
             opmath_t gr[kVec];
-            core::load_opmath(staged_grad_residual ? *staged(stage, 2, i) : load_vector(gr_row + j), gr);
+            const V gr_vector = staged_grad_residual ? *staged(stage, 2, i) : load_vector(gr_row + j);
+            core::load_opmath_by_words(gr_vector, gr);
 #pragma unroll
             for (int e = 0; e < kVec; ++e) out[e] += gr[e];
           }
@@ -2268,6 +2346,10 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             constexpr int kStages = decltype(stages_c)::value;
             const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages,
                                                 kShifted, kClustered>;
+            // x and grad_out, and grad_residual_out only where it is given (the kernel's staging and
+            // the host's caches, kStagedTensorCounts, know no other count).
+            TORCH_INTERNAL_ASSERT(tensors == 2 || (tensors == 3 && grad_residual_out.defined()),
+                                  "the backward stages two tensors, or three with grad_residual_out");
             size_t smem = 0;
             if constexpr (kStages > 0) {
               smem = staging_bytes<kItems, kStages>(g.block_threads(), tensors);
@@ -2304,7 +2386,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                    grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
                    x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
                    grad_x.mutable_data_ptr<scalar_t>(), partial.mutable_data_ptr<opmath_t>(), rows, cols,
-                   g.row_threads, layout.passes, cluster, tensors, static_cast<opmath_t>(eps));
+                   g.row_threads, layout.passes, cluster, tensors, static_cast<opmath_t>(eps),
+                   opmath_t(1) / static_cast<opmath_t>(cols));  // inv_n
             // Every row of the workspace is written: in registers, each row group writes its row, rows
             // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
             // row group) has at least one row.
