@@ -2,8 +2,8 @@
 # Lab AQ (issue 11), prepared in session 41 (2026-11-29) for a later session: one call, on one H200 or
 # two (nvidia-h200-x2 preferred), carrying .gpu (`scaffold gpu-bundle .gpu` of main):
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/aq/lab_aq.sh
-# Two builds of each norm's project: an2 (lab AN's: ../am/variant_am.py words and idx32,
-# ../an/variant_an.py invnarg and rs; what ../an/template_an2.diff writes into the template) and bulk
+# Two builds of each norm's project: an2 (lab AN's, which ../an/template_an2.diff wrote into the
+# template: main since call AP, the bundle's renderings as they are) and bulk
 # (an2 and variant_aq.py's bulk: the backward's stages filled by bulk copies). All at once; then the
 # CUDA tests of the backward of each bulk build, and compute-sanitizer racecheck and memcheck of the
 # LayerNorm and residual-add RMSNorm bulk builds' sanitizer workloads (benchmarks/sanitize_OP.py, as
@@ -18,7 +18,8 @@
 # limit is 580 s: no timing starts with under 50 s left, and none runs past the limit.
 . "$(dirname "$0")/../call_lib.sh" aq
 lab_start  # limit, gpus, L (call_lib.sh)
-declare -A LAB_EDITS=([an2]="am:words am:idx32 an:invnarg an:rs" [bulk]="am:words am:idx32 an:invnarg an:rs aq:bulk")
+# Main holds an2 since call AP (session 42): the an2 build takes no edit, bulk variant_aq.py's alone.
+declare -A LAB_EDITS=([an2]="" [bulk]="aq:bulk")
 PROJECTS="layer_norm rmsnorm fused_add_layer_norm fused_add_rms_norm"
 lab_builds "$PROJECTS" "an2 bulk"
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or cluster_blocks or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or far or staged or stages or shared_memory or misaligned or without_grad_residual_out)"
