@@ -137,6 +137,15 @@ lab_time_runs() {
     done
   done
 }
+# lab_tests BUILD GPU K RESERVE (from lab AS on; lab AR wrote it out): the tests of build L/BUILD that
+# pytest's -k K selects, on GPU, for at most 60 s and never into the last RESERVE seconds of the lab's
+# limit (none started with 10 s or less), their log in R/tests_BUILD.log.
+lab_tests() {
+  local l=$(( $(lab_left) - $4 )); [ "$l" -gt 60 ] && l=60
+  [ "$l" -gt 10 ] || { echo "tests $1 not run: $(elapsed) s"; return; }
+  (cd "$L/$1" && CUDA_VISIBLE_DEVICES=$2 timeout "$l" python3 -m pytest tests -q -p no:cacheprovider -k "$3" > "$R/tests_$1.log" 2>&1)
+  echo "tests $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_$1.log")"
+}
 [ -f "$X/${2:-.}/commit.txt" ] && cp "$X/${2:-.}/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
 python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.device_count())' > "$R/torch.txt" 2>&1

@@ -21,14 +21,9 @@ lab_builds "fused_add_layer_norm" "base prtp" & wait
 # (lab_builds exits where an edit does not apply; here each runs in a subshell of its own)
 grep -q "expected one match" "$R/patch.log" && { echo "an edit did not apply: stopping"; pack; exit 1; }
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or forward_vectors or misaligned or far or eps_is_used or cuda_graph or float32_parameters)"
-check() {  # check BUILD GPU
-  local l=$(( $(lab_left) - 150 )); [ "$l" -gt 60 ] && l=60
-  [ "$l" -gt 10 ] || { echo "tests $1 not run: $(elapsed) s"; return; }
-  (cd "$L/$1" && CUDA_VISIBLE_DEVICES=$2 timeout "$l" python3 -m pytest tests -q -p no:cacheprovider -k "$K" > "$R/tests_$1.log" 2>&1)
-  echo "tests $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_$1.log")"
-}
 g1=1; [ "$gpus" -gt 1 ] || g1=0
-(check layer_norm_pr 0; check layer_norm_tp 0; check layer_norm_prtp 0) & (check fused_add_layer_norm_prtp $g1) & wait; pack
+(for b in layer_norm_pr layer_norm_tp layer_norm_prtp; do lab_tests $b 0 "$K" 150; done) &
+lab_tests fused_add_layer_norm_prtp $g1 "$K" 150 & wait; pack
 SHAPES=4096x1024,16384x1024,8192x4095,32768x4096,8192x8192,4096x16384
 if [ "$gpus" -gt 1 ]; then
   (lab_time_runs 0 16bit bfloat16,float16 "$SHAPES" layer_norm "base pr tp prtp base"
