@@ -123,10 +123,7 @@ def main():
                 for name in ("ours", "eager", "liger"):
                     if name in line:
                         f, fb_ = line[name]["fwd_ms"], line[name]["fwdbwd_ms"]
-                        parts.append(
-                            f"{name} fwd {f * 1e3:7.1f} ({cp / f * 100:5.1f}%)"
-                            f" fb {fb_ * 1e3:7.1f} ({2.5 * cp / fb_ * 100:5.1f}%)"
-                        )
+                        parts.append(f"{name} fwd {f * 1e3:7.1f} ({cp / f * 100:5.1f}%) fb {fb_ * 1e3:7.1f} ({2.5 * cp / fb_ * 100:5.1f}%)")
                 print(" | ".join(parts), flush=True)
                 rows.append(line)
                 del sets

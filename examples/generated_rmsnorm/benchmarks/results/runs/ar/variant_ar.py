@@ -18,10 +18,12 @@ import variants  # noqa: E402
 EDITS = {
     "pf": [
         (
-            "        if constexpr (kBias) b_items[i] = load_parameter_vector<P, kShifted>(bias, head, column(0, i));\n"
+            "        if constexpr (kBias) b_items[i] = "
+            "load_parameter_vector<P, kShifted>(bias, head, column(0, i));\n"
             "      }\n"
             "    }\n",
-            "        if constexpr (kBias) b_items[i] = load_parameter_vector<P, kShifted>(bias, head, column(0, i));\n"
+            "        if constexpr (kBias) b_items[i] = "
+            "load_parameter_vector<P, kShifted>(bias, head, column(0, i));\n"
             "      }\n"
             "    }\n"
             "    if (pass == 0 && kCached && !kPrefetch) {  // lab AR (pf)\n"
