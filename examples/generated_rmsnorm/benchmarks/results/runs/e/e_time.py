@@ -1,7 +1,9 @@
 # ruff: noqa: E501
 """Lab E1 (from lab B1): B_DTYPES picks the dtypes (bfloat16,float16,float32). Lab B1 (from lab Z1): device time a call (CUDA graph, the benchmark's timing.device_ms) of ours, forward
 and forward+backward, on the benchmark's inputs, each checked against float64 as the benchmark checks.
-Run from a project's root: python3 b_time.py OP LABEL OUT.json"""
+Run from a project's root: python3 b_time.py OP LABEL OUT.json
+Lab AT (session 43): B_PEAK=1 adds each case's peak memory of one forward+backward (the benchmark's
+timing.peak_memory_mib: MiB allocated beyond the inputs), ours and eager's, as peak_mib."""
 
 import json
 import os
@@ -50,9 +52,17 @@ for dtype in DTYPES:
             ("forward+backward", runner.forward_backward_call, True),
         ):
             result[pass_name] = round(timing.device_ms(make(fn), sets, settings, grad=grad) * 1000, 2)
+        peak = ""
+        if os.environ.get("B_PEAK"):
+            eager = runner.bind(FAMILY, spec, spec.reference)
+            result["peak_mib"] = {
+                name_: round(timing.peak_memory_mib(runner.forward_backward_call(impl), sets[0], device), 2)
+                for name_, impl in (("ours", fn), ("eager", eager))
+            }
+            peak = f"  peak MiB {result['peak_mib']['ours']:.2f} (eager {result['peak_mib']['eager']:.2f})"
         rows.append(result)
         print(
-            f"{op} {label:8} {name:18} fwd {result['forward']:9.2f} us  fwd+bwd {result['forward+backward']:9.2f} us",
+            f"{op} {label:8} {name:18} fwd {result['forward']:9.2f} us  fwd+bwd {result['forward+backward']:9.2f} us{peak}",
             flush=True,
         )
         del sets

@@ -1,0 +1,24 @@
+"""Lab AT's device times and peak memory side by side (at/: the unpacked res_at.tgz): for each norm and
+case, keep's forward and forward+backward over the mean of the two base runs (../lab_summary.py), then
+the peak memory of one forward+backward (MiB beyond the inputs) of each build, with eager's.
+Usage: python3 summary_at.py > summary.txt (in runs/at/)."""
+
+import json
+import sys
+from pathlib import Path
+
+here = Path(__file__).resolve().parent
+sys.path.insert(0, str(here.parent))
+import lab_summary  # noqa: E402
+
+lab_summary.main(here / "at", "base", ("keep",))
+peaks: dict = {}
+for path in sorted((here / "at").glob("time_*.json")):
+    for row in json.loads(path.read_text()):
+        if "peak_mib" in row:
+            peaks.setdefault(row["op"], {}).setdefault(row["case"], {})[row["build"]] = row["peak_mib"]
+for op, cases in peaks.items():
+    print(f"== {op}: peak MiB of one forward+backward beyond its inputs, ours (eager)")
+    for case, builds in cases.items():
+        cells = [f"{b} {p['ours']:.2f} ({p['eager']:.2f})" for b, p in builds.items()]
+        print(f"  {case:20} " + "; ".join(cells))

@@ -1,0 +1,44 @@
+"""Lab AT's variant (issue 11) of a rendered row-norm project's csrc/row_norm/cuda.cuh: the runs
+README's at/ design, a backward without the float32 workspace, as keep.diff writes it (each hunk's
+lines before and after, which must match exactly once).
+    python3 variant_at.py PROJECT keep
+keep: where the backward stages rows from each row's start without a cluster, every row group has at
+least `keep` rows (the rows of grad_x its float sums fill: params * sizeof(float) / sizeof(x's dtype),
+at most its stages; RMSNorm's and the residual-add RMSNorm's every dtype, the LayerNorms' float32),
+and the GPU takes cooperative launches: each row group keeps its last `keep` rows of grad_x in their
+stages, writes its sums where those rows go, and after a grid barrier the grid adds every group's
+sums in a fixed order into grad_weight (and grad_bias); after a second barrier each group writes its
+kept rows. No workspace and no sum_rows_kernel there; elsewhere the workspace as before.
+ROW_NORM_KEEP=0 turns it off at run time."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import variants  # noqa: E402
+
+
+def hunks(diff: str) -> list[tuple[str, str]]:
+    """(old, new) of each hunk of a unified diff: its context and removed lines, its context and added."""
+    edits: list[tuple[str, str]] = []
+    old: list[str] | None = None
+    new: list[str] = []
+    for line in diff.splitlines(keepends=True):
+        if line.startswith("@@"):
+            if old is not None:
+                edits.append(("".join(old), "".join(new)))
+            old, new = [], []
+        elif old is not None and line[:1] in (" ", "-", "+"):
+            if line[0] != "+":
+                old.append(line[1:])
+            if line[0] != "-":
+                new.append(line[1:])
+    if old is not None:
+        edits.append(("".join(old), "".join(new)))
+    return edits
+
+
+EDITS = {"keep": hunks((Path(__file__).resolve().parent / "keep.diff").read_text())}
+
+if __name__ == "__main__":
+    variants.main(EDITS, sys.argv)
