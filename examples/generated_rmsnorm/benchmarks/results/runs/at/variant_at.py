@@ -1,7 +1,7 @@
 """Lab AT's variant (issue 11) of a rendered row-norm project's csrc/row_norm/cuda.cuh: the runs
 README's at/ design, a backward without the float32 workspace, as keep.diff writes it (each hunk's
 lines before and after, which must match exactly once).
-    python3 variant_at.py PROJECT keep
+    python3 variant_at.py PROJECT keep|keep2
 keep: where the backward stages rows from each row's start without a cluster, every row group has at
 least `keep` rows (the rows of grad_x its float sums fill: params * sizeof(float) / sizeof(x's dtype),
 at most its stages; RMSNorm's and the residual-add RMSNorm's every dtype, the LayerNorms' float32),
@@ -9,7 +9,9 @@ and the GPU takes cooperative launches: each row group keeps its last `keep` row
 stages, writes its sums where those rows go, and after a grid barrier the grid adds every group's
 sums in a fixed order into grad_weight (and grad_bias); after a second barrier each group writes its
 kept rows. No workspace and no sum_rows_kernel there; elsewhere the workspace as before.
-ROW_NORM_KEEP=0 turns it off at run time."""
+ROW_NORM_KEEP=0 turns it off at run time.
+keep2 (keep2.diff, lab AT2): keep, with the grid's sum spread over every block where the columns allow
+(chunks of 32, 16 or 8 columns), read by pointer steps through L2, eight loads ahead."""
 
 import sys
 from pathlib import Path
@@ -38,7 +40,8 @@ def hunks(diff: str) -> list[tuple[str, str]]:
     return edits
 
 
-EDITS = {"keep": hunks((Path(__file__).resolve().parent / "keep.diff").read_text())}
+HERE = Path(__file__).resolve().parent
+EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2")}
 
 if __name__ == "__main__":
     variants.main(EDITS, sys.argv)
