@@ -121,7 +121,10 @@ lab_builds() {
 # (runs/e/e_time.py: CUDA graphs, each case checked against float64 first) of each build L/PROJECT_RUN
 # in the order given (a run named again is labelled RUN_again), on GPU, in R/time_PROJECT_LABEL_TAG.*;
 # packed after each. None starts with under 50 s of the lab's limit left, none runs past it; projects
-# named in SKIP (" PROJECT " within it) are left out.
+# named in SKIP (" PROJECT " within it) are left out. From lab AT3 on, a run named in LAB_BUILD times
+# the build L/PROJECT_LAB_BUILD[RUN] instead, with the environment assignments of LAB_ENV[RUN] (both
+# associative arrays, empty unless the lab fills them).
+declare -A LAB_BUILD=() LAB_ENV=()
 lab_time_runs() {
   local gpu=$1 tag=$2 dtypes=$3 shapes=$4 p run label
   for p in $5; do
@@ -129,8 +132,10 @@ lab_time_runs() {
     for run in $6; do
       label=$run; [ -f "$R/time_${p}_${label}_$tag.log" ] && label=${label}_again
       [ "$(lab_left)" -gt 50 ] || { echo "time $p $label ($dtypes) not run: $(elapsed) s"; continue; }
-      (cd "$L/${p}_$run" && CUDA_VISIBLE_DEVICES=$gpu B_SHAPES=$shapes B_DTYPES=$dtypes \
-         timeout "$(lab_left)" python3 "$G/../e/e_time.py" "${OP[$p]}" "$label" "$R/time_${p}_${label}_$tag.json" \
+      # (env with LAB_ENV's words unquoted: assignments without spaces)
+      # shellcheck disable=SC2086
+      (cd "$L/${p}_${LAB_BUILD[$run]:-$run}" && CUDA_VISIBLE_DEVICES=$gpu B_SHAPES=$shapes B_DTYPES=$dtypes \
+         env ${LAB_ENV[$run]:-} timeout "$(lab_left)" python3 "$G/../e/e_time.py" "${OP[$p]}" "$label" "$R/time_${p}_${label}_$tag.json" \
          > "$R/time_${p}_${label}_$tag.log" 2>&1
        echo "time $p $label ($dtypes) exit $? at $(elapsed) s")
       pack

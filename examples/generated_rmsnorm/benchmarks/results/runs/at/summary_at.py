@@ -2,7 +2,10 @@
 case, keep's forward and forward+backward over the mean of the two base runs (../lab_summary.py), then
 the peak memory of one forward+backward (MiB beyond the inputs) of each build, with eager's.
 Usage: python3 summary_at.py > summary.txt (in runs/at/: lab AT's at/ and keep); lab AT2's:
-python3 summary_at.py at2 keep2 > summary_at2.txt."""
+python3 summary_at.py at2 keep2 > summary_at2.txt; lab AT3's: python3 summary_at.py at3
+probe,a1,a3,a7,a15 > summary_at3.txt, which adds what each step left out took (forward+backward,
+us): the grid's sum probe - a1, the second barrier a1 - a3, the kept rows' writes a3 - a7, the first
+barrier a7 - a15, and a15 - base (the rest: the hot loop's changes less the workspace's sum)."""
 
 import json
 import sys
@@ -12,8 +15,8 @@ here = Path(__file__).resolve().parent
 sys.path.insert(0, str(here.parent))
 import lab_summary  # noqa: E402
 
-folder, variant = sys.argv[1:3] if len(sys.argv) == 3 else ("at", "keep")
-lab_summary.main(here / folder, "base", (variant,))
+folder, variants = sys.argv[1:3] if len(sys.argv) == 3 else ("at", "keep")
+lab_summary.main(here / folder, "base", tuple(variants.split(",")))
 peaks: dict = {}
 for path in sorted((here / folder).glob("time_*.json")):
     for row in json.loads(path.read_text()):
@@ -24,3 +27,16 @@ for op, cases in peaks.items():
     for case, builds in cases.items():
         cells = [f"{b} {p['ours']:.2f} ({p['eager']:.2f})" for b, p in builds.items()]
         print(f"  {case:20} " + "; ".join(cells))
+STEPS = (("the grid's sum", "probe", "a1"), ("second barrier", "a1", "a3"), ("kept rows' writes", "a3", "a7"))
+STEPS += (("first barrier", "a7", "a15"), ("the rest", "a15", "base"))
+if {"probe", "a15"} <= set(variants.split(",")):
+    runs = lab_summary.load(here / folder, f"res_{folder}.tgz")
+    for op, cases in runs.items():
+        print(f"== {op}: forward+backward, us, each step's time (one run each; base: the mean of two)")
+        for case, r in cases.items():
+            fb = {b: t[1] for b, t in r.items()}
+            bases = [fb[b] for b in ("base", "base_again") if b in fb]
+            fb["base"] = sum(bases) / len(bases)
+            if all(b in fb for b in ("probe", "a1", "a3", "a7", "a15")):
+                cells = [f"{name} {fb[a] - fb[b]:+.1f}" for name, a, b in STEPS]
+                print(f"  {case:20} " + ", ".join(cells))

@@ -1,7 +1,7 @@
 """Lab AT's variant (issue 11) of a rendered row-norm project's csrc/row_norm/cuda.cuh: the runs
 README's at/ design, a backward without the float32 workspace, as keep.diff writes it (each hunk's
 lines before and after, which must match exactly once).
-    python3 variant_at.py PROJECT keep|keep2
+    python3 variant_at.py PROJECT keep|keep2|probe
 keep: where the backward stages rows from each row's start without a cluster, every row group has at
 least `keep` rows (the rows of grad_x its float sums fill: params * sizeof(float) / sizeof(x's dtype),
 at most its stages; RMSNorm's and the residual-add RMSNorm's every dtype, the LayerNorms' float32),
@@ -11,7 +11,10 @@ sums in a fixed order into grad_weight (and grad_bias); after a second barrier e
 kept rows. No workspace and no sum_rows_kernel there; elsewhere the workspace as before.
 ROW_NORM_KEEP=0 turns it off at run time.
 keep2 (keep2.diff, lab AT2): keep, with the grid's sum spread over every block where the columns allow
-(chunks of 32, 16 or 8 columns), read by pointer steps through L2, eight loads ahead."""
+(chunks of 32, 16 or 8 columns), read by pointer steps through L2, eight loads ahead.
+probe (probe.diff, lab AT3): keep2, with ROW_NORM_AT_LEAVE_OUT (a sum of 1: the grid's sum, 2: the
+second barrier, 4: the kept rows' writes, 8: the first barrier) leaving those steps out, so that
+timings with and without each give its cost (the results are then wrong)."""
 
 import sys
 from pathlib import Path
@@ -41,7 +44,7 @@ def hunks(diff: str) -> list[tuple[str, str]]:
 
 
 HERE = Path(__file__).resolve().parent
-EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2")}
+EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2", "probe")}
 
 if __name__ == "__main__":
     variants.main(EDITS, sys.argv)
