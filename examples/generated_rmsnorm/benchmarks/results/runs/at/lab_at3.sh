@@ -5,7 +5,7 @@
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/at/lab_at3.sh
 # Where lab AT2's keep2 spends its time. Builds base (main) and probe (variant_at.py: keep2 with
 # ROW_NORM_AT_LEAVE_OUT) of RMSNorm's project at once; probe's CUDA tests of the backward (no step
-# left out); then the device time of forward and forward+backward (../e/e_time.py, B_PEAK=1) of base,
+# left out) and at_streams.py on it (each call's outputs compared, CUDA events on both streams); then the device time of forward and forward+backward (../e/e_time.py, B_PEAK=1) of base,
 # probe, probe without the grid's sum (a1), also without the second barrier (a3), also without the
 # kept rows' writes (a7), also without the first barrier (a15: B_NOCHECK=1 for a1 to a15, whose
 # results are wrong), and base again, bfloat16 on one GPU and float32 on the other, at 32768 x 4096,
@@ -18,7 +18,10 @@ limit=300
 declare -A LAB_EDITS=([base]="" [probe]="at:probe")
 lab_builds rmsnorm "base probe"
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or stages or shared_memory or misaligned or float32_parameters)"
-lab_tests rmsnorm_probe 0 "$K" 120; pack
+g1=1; [ "$gpus" -gt 1 ] || g1=0
+lab_tests rmsnorm_probe 0 "$K" 120 &
+(cd "$L/rmsnorm_probe" && CUDA_VISIBLE_DEVICES=$g1 timeout 90 python3 "$G/at_streams.py" rms_norm > "$R/streams_rmsnorm_probe.log" 2>&1
+ echo "streams rmsnorm_probe exit $? at $(elapsed) s: $(tail -n 1 "$R/streams_rmsnorm_probe.log")") & wait; pack
 for a in 1 3 7 15; do LAB_BUILD[a$a]=probe; LAB_ENV[a$a]="ROW_NORM_AT_LEAVE_OUT=$a B_NOCHECK=1"; done
 export B_PEAK=1
 SHAPES=32768x4096,8192x8192,4096x16384,4096x1024
