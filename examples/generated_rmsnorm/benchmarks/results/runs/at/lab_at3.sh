@@ -1,35 +1,47 @@
 #!/usr/bin/env bash
 # Lab AT3 (issue 11), prepared in session 43 (2026-11-30) for a later session: one call on two H200s
-# of one host (nvidia-h200-x2; about 250 s by lab AT2's build and timing times), carrying .gpu
+# of one host (nvidia-h200-x2; about 300 s by lab AT2's build and timing times), carrying .gpu
 # (`scaffold gpu-bundle .gpu` of main):
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/at/lab_at3.sh
-# Where lab AT2's keep2 spends its time. Builds base (main) and probe (variant_at.py: keep2 with
-# ROW_NORM_AT_LEAVE_OUT) of RMSNorm's project at once; probe's CUDA tests of the backward (no step
-# left out) and at_streams.py on it (each call's outputs compared, CUDA events on both streams); then the device time of forward and forward+backward (../e/e_time.py, B_PEAK=1) of base,
-# probe, probe without the grid's sum (a1), also without the second barrier (a3), also without the
-# kept rows' writes (a7), also without the first barrier (a15: B_NOCHECK=1 for a1 to a15, whose
-# results are wrong), and base again, bfloat16 on one GPU and float32 on the other, at 32768 x 4096,
-# 8192 x 8192, 4096 x 16384 and 4096 x 1024. Results in $OUT/res_at3.tgz: unpack with `mkdir -p at3
-# && tar xzf res_at3.tgz -C at3 --strip-components=1` in runs/at/, add console.txt, then `python3
-# summary_at.py at3 probe,a1,a3,a7,a15 > summary_at3.txt`.
+# Where lab AT2's keep2 spends its time. Builds base (main), probe (variant_at.py: keep2 with
+# ROW_NORM_AT_LEAVE_OUT) and blocksum (a block's row groups' sums added in shared memory, one
+# workspace row a block) of RMSNorm's project at once; probe's and blocksum's CUDA tests of the
+# backward (no step left out) and at_streams.py on probe (each call's outputs compared, CUDA events
+# on both streams); then the device time of forward and forward+backward (../e/e_time.py, B_PEAK=1)
+# of base, probe, probe without the grid's sum (a1), also without the second barrier (a3), also
+# without the kept rows' writes (a7), also without the first barrier (a15: B_NOCHECK=1 for a1 to
+# a15, whose results are wrong), blocksum, and base again, bfloat16 on one GPU and float32 on the
+# other, at 32768 x 4096, 8192 x 8192, 4096 x 16384 and 4096 x 1024; then, with the time left,
+# compute-sanitizer racecheck of blocksum's sanitizer workload (its shared memory reused). Results
+# in $OUT/res_at3.tgz: unpack with `mkdir -p at3 && tar xzf res_at3.tgz -C at3 --strip-components=1`
+# in runs/at/, add console.txt, then `python3 summary_at.py at3 probe,a1,a3,a7,a15,blocksum >
+# summary_at3.txt`.
 . "$(dirname "$0")/../call_lib.sh" at3
 lab_start  # limit, gpus, L (call_lib.sh)
-limit=300
-declare -A LAB_EDITS=([base]="" [probe]="at:probe")
-lab_builds rmsnorm "base probe"
+limit=330
+declare -A LAB_EDITS=([base]="" [probe]="at:probe" [blocksum]="at:blocksum")
+lab_builds rmsnorm "base probe blocksum"
 K="not cpu and (forward_and_backward_match_reference or cuda_shapes or large_shapes or backward_with_few_row_groups or backward_is_deterministic or cuda_graph or stages or shared_memory or misaligned or float32_parameters)"
 g1=1; [ "$gpus" -gt 1 ] || g1=0
-lab_tests rmsnorm_probe 0 "$K" 120 &
+(lab_tests rmsnorm_probe 0 "$K" 120; lab_tests rmsnorm_blocksum 0 "$K" 120) &
 (cd "$L/rmsnorm_probe" && CUDA_VISIBLE_DEVICES=$g1 timeout 90 python3 "$G/at_streams.py" rms_norm > "$R/streams_rmsnorm_probe.log" 2>&1
  echo "streams rmsnorm_probe exit $? at $(elapsed) s: $(tail -n 1 "$R/streams_rmsnorm_probe.log")") & wait; pack
 for a in 1 3 7 15; do LAB_BUILD[a$a]=probe; LAB_ENV[a$a]="ROW_NORM_AT_LEAVE_OUT=$a B_NOCHECK=1"; done
 export B_PEAK=1
 SHAPES=32768x4096,8192x8192,4096x16384,4096x1024
-RUNS="base probe a1 a3 a7 a15 base"
+RUNS="base probe a1 a3 a7 a15 blocksum base"
 if [ "$gpus" -gt 1 ]; then
   lab_time_runs 0 bfloat16 bfloat16 "$SHAPES" rmsnorm "$RUNS" &
   lab_time_runs 1 float32 float32 "$SHAPES" rmsnorm "$RUNS" & wait
 else
   lab_time_runs 0 all bfloat16,float32 "$SHAPES" rmsnorm "$RUNS"
+fi
+l=$(( $(lab_left) - 5 ))
+if [ "$l" -gt 30 ]; then
+  (cd "$L/rmsnorm_blocksum" && PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout "$l" compute-sanitizer \
+     --tool racecheck --error-exitcode 1 python3 benchmarks/sanitize_rms_norm.py > "$R/sanitizer_racecheck_rmsnorm_blocksum.log" 2>&1
+   echo "racecheck rmsnorm_blocksum exit $? at $(elapsed) s: $(grep -E 'RACECHECK SUMMARY' "$R/sanitizer_racecheck_rmsnorm_blocksum.log" | tail -n 1)")
+else
+  echo "racecheck rmsnorm_blocksum not run: $(elapsed) s"
 fi
 echo "done at $(elapsed) s"; pack

@@ -1,7 +1,7 @@
 """Lab AT's variant (issue 11) of a rendered row-norm project's csrc/row_norm/cuda.cuh: the runs
 README's at/ design, a backward without the float32 workspace, as keep.diff writes it (each hunk's
 lines before and after, which must match exactly once).
-    python3 variant_at.py PROJECT keep|keep2|probe
+    python3 variant_at.py PROJECT keep|keep2|probe|blocksum
 keep: where the backward stages rows from each row's start without a cluster, every row group has at
 least `keep` rows (the rows of grad_x its float sums fill: params * sizeof(float) / sizeof(x's dtype),
 at most its stages; RMSNorm's and the residual-add RMSNorm's every dtype, the LayerNorms' float32),
@@ -14,7 +14,12 @@ keep2 (keep2.diff, lab AT2): keep, with the grid's sum spread over every block w
 (chunks of 32, 16 or 8 columns), read by pointer steps through L2, eight loads ahead.
 probe (probe.diff, lab AT3): keep2, with ROW_NORM_AT_LEAVE_OUT (a sum of 1: the grid's sum, 2: the
 second barrier, 4: the kept rows' writes, 8: the first barrier) leaving those steps out, so that
-timings with and without each give its cost (the results are then wrong)."""
+timings with and without each give its cost (the results are then wrong).
+blocksum (blocksum.diff, lab AT3; main's workspace, no keep): where a staged block (rows from each
+row's start, no cluster) holds several row groups, it adds their sums in shared memory (its stages,
+once read) in group order and writes one workspace row a block, not one a row group. At one row group
+a block (the large shapes) its code does not run, but it moves registers as keep does (ptxas): a
+control for what those cost."""
 
 import sys
 from pathlib import Path
@@ -44,7 +49,7 @@ def hunks(diff: str) -> list[tuple[str, str]]:
 
 
 HERE = Path(__file__).resolve().parent
-EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2", "probe")}
+EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2", "probe", "blocksum")}
 
 if __name__ == "__main__":
     variants.main(EDITS, sys.argv)
