@@ -151,6 +151,18 @@ lab_tests() {
   (cd "$L/$1" && CUDA_VISIBLE_DEVICES=$2 timeout "$l" python3 -m pytest tests -q -p no:cacheprovider -k "$3" > "$R/tests_$1.log" 2>&1)
   echo "tests $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/tests_$1.log")"
 }
+# lab_sanitize BUILD OP TOOL GPU (from lab AT3 on; labs AT and AT2 wrote it out): compute-sanitizer's
+# TOOL on build L/BUILD's sanitizer workload (benchmarks/sanitize_OP.py, as gpu_suite.py runs it) on
+# GPU, within the lab's limit less 5 s (none started with 30 s or less left), its log in
+# R/sanitizer_TOOL_BUILD.log; packed.
+lab_sanitize() {
+  local l=$(( $(lab_left) - 5 ))
+  [ "$l" -gt 30 ] || { echo "$3 $1 not run: $(elapsed) s"; return; }
+  (cd "$L/$1" && CUDA_VISIBLE_DEVICES=$4 PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout "$l" \
+     compute-sanitizer --tool "$3" --error-exitcode 1 python3 "benchmarks/sanitize_$2.py" > "$R/sanitizer_$3_$1.log" 2>&1
+   echo "$3 $1 exit $? at $(elapsed) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/sanitizer_$3_$1.log" | tail -n 1)")
+  pack
+}
 [ -f "$X/${2:-.}/commit.txt" ] && cp "$X/${2:-.}/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
 python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.device_count())' > "$R/torch.txt" 2>&1

@@ -36,12 +36,5 @@ if [ "$gpus" -gt 1 ]; then
 else
   lab_time_runs 0 all bfloat16,float32 "$SHAPES" rmsnorm "$RUNS"
 fi
-l=$(( $(lab_left) - 5 ))
-if [ "$l" -gt 30 ]; then
-  (cd "$L/rmsnorm_blocksum" && PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout "$l" compute-sanitizer \
-     --tool racecheck --error-exitcode 1 python3 benchmarks/sanitize_rms_norm.py > "$R/sanitizer_racecheck_rmsnorm_blocksum.log" 2>&1
-   echo "racecheck rmsnorm_blocksum exit $? at $(elapsed) s: $(grep -E 'RACECHECK SUMMARY' "$R/sanitizer_racecheck_rmsnorm_blocksum.log" | tail -n 1)")
-else
-  echo "racecheck rmsnorm_blocksum not run: $(elapsed) s"
-fi
+lab_sanitize rmsnorm_blocksum rms_norm racecheck 0
 echo "done at $(elapsed) s"; pack
