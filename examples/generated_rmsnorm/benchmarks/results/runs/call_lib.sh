@@ -153,7 +153,7 @@ lab_tests() {
 }
 # lab_sanitize BUILD OP TOOL GPU (from lab AT3 on; labs AT and AT2 wrote it out): compute-sanitizer's
 # TOOL on build L/BUILD's sanitizer workload (benchmarks/sanitize_OP.py, as gpu_suite.py runs it) on
-# GPU, within the lab's limit less 5 s (none started with 30 s or less left), its log in
+# GPU, within the lab's limit less 5 s (none started with 35 s or less left), its log in
 # R/sanitizer_TOOL_BUILD.log; packed.
 lab_sanitize() {
   local l=$(( $(lab_left) - 5 ))

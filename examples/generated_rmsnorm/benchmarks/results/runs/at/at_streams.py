@@ -1,12 +1,13 @@
 # ruff: noqa: E501
 """Lab AT (issue 11): the backward's grid barriers beside other streams' work. Run from a project's
 root: python3 at_streams.py OP. For bfloat16 and float32 at 8192 x 8192 and 4096 x 1024: the
-forward+backward outputs of one call alone, then ROUNDS calls, each launched while a second stream
-runs a chain of large matrix products that holds every multiprocessor (and a third torch.cuda._sleep,
-a kernel of one block that spins), each call's outputs compared bit for bit with the call alone; CUDA
-events on both streams say how many calls began before the products ended (ran beside them). A hang
-is the caller's timeout; neighbours that wait on peers (NCCL's) are not modelled. Prints one line a
-case and 'streams ok' at the end; exits 1 at the first mismatch.
+forward+backward outputs of one call alone, then ROUNDS calls, each started (its stream waits on an
+event) once the first of four large matrix products on a second stream has ended, while the other
+three still hold the processors, and beside torch.cuda._sleep on a third (a kernel of one block that
+spins); each call's outputs are compared bit for bit with the call alone, and CUDA events count the
+calls that ended before the products did (that ran beside them rather than after). A hang is the
+caller's timeout; neighbours that wait on peers (NCCL's) are not modelled. Prints one line a case and
+'streams ok' at the end; exits 1 after the first case with a mismatch.
 (Labs AT and AT2 ran the version of commit 509d734, which compared only the last call's outputs and
 recorded no events.)"""
 
@@ -41,24 +42,26 @@ for dtype in (torch.bfloat16, torch.float32):
         alone = [t.clone() for t in buffers.outputs]
         same = beside = 0
         for _ in range(ROUNDS):
-            origin, busy_end, call_start = event(), event(), event()
+            origin, first_done, busy_end, call_end = event(), event(), event(), event()
             origin.record()
             busy.wait_event(origin)
             with torch.cuda.stream(busy):
-                b = a
-                for _ in range(4):
+                b = a @ a
+                first_done.record(busy)
+                for _ in range(3):
                     b = b @ a
                 busy_end.record(busy)
             with torch.cuda.stream(sleepy):
                 torch.cuda._sleep(1_000_000)
-            call_start.record()
+            torch.cuda.current_stream().wait_event(first_done)
             call(buffers)
+            call_end.record()
             torch.cuda.synchronize()
             same += all(torch.equal(x, y) for x, y in zip(alone, buffers.outputs, strict=True))
-            beside += origin.elapsed_time(call_start) < origin.elapsed_time(busy_end)
+            beside += origin.elapsed_time(call_end) < origin.elapsed_time(busy_end)
         print(
             f"{op} {str(dtype)[6:]} {shape[0]}x{shape[1]}: {ROUNDS} calls, {same} with the same bits as alone, "
-            f"{beside} begun before the other stream's products ended",
+            f"{beside} ended before the other stream's products did",
             flush=True,
         )
         if same != ROUNDS:
