@@ -3,13 +3,13 @@ case, keep's forward and forward+backward over the mean of the two base runs (..
 the peak memory of one forward+backward (MiB beyond the inputs) of each build, with eager's.
 Usage: python3 summary_at.py > summary.txt (in runs/at/: lab AT's at/ and keep); lab AT2's:
 python3 summary_at.py at2 keep2 > summary_at2.txt; lab AT3's: python3 summary_at.py at3
-probe,a1,a3,a7,a15,blocksum,base_g,probe_g,base_h,probe_h > summary_at3.txt, which adds what each
-step left out took (forward+backward, us; one run each, the steps left out in turn, so each is timed
-with the ones before it gone): the grid's sum probe - a1 (with the wait it leaves at the second barrier), the
-second barrier a1 - a3, the kept rows' writes a3 - a7, the first barrier a7 - a15, and a15 - base
-(the rest: the cooperative launch, the sums written into grad_x and the hot loop's changes, less the
-workspace and its sum), with base's two runs' spread as the noise; only where probe's peak memory is
-below base's (where keep applies)."""
+probe,a1,a3,a7,a15,blocksum,base_g,probe_g,base_h,probe_h,cs > summary_at3.txt, which adds the time
+each step left out took (forward+backward, us; one run each, the steps left out in turn, so each is
+timed with the ones before it gone): the grid's sum probe - a1 (with the wait it leaves at the
+second barrier), the second barrier a1 - a3, the kept rows' writes a3 - a7, the first barrier
+a7 - a15, and a15 - base (the rest: the cooperative launch, the sums written into grad_x and the hot
+loop's changes, less the workspace and its sum), with base's two runs' spread as the noise; only
+where probe's peak memory is below base's (where keep applies)."""
 
 import json
 import sys

@@ -1,7 +1,7 @@
 """Lab AT's variant (issue 11) of a rendered row-norm project's csrc/row_norm/cuda.cuh: the runs
 README's at/ design, a backward without the float32 workspace, as keep.diff writes it (each hunk's
 lines before and after, which must match exactly once).
-    python3 variant_at.py PROJECT keep|keep2|probe|blocksum
+    python3 variant_at.py PROJECT keep|keep2|probe|blocksum|cs
 keep: where the backward stages rows from each row's start without a cluster, every row group has at
 least `keep` rows (the rows of grad_x its float sums fill: params * sizeof(float) / sizeof(x's dtype),
 at most its stages; RMSNorm's and the residual-add RMSNorm's every dtype, the LayerNorms' float32),
@@ -19,7 +19,12 @@ blocksum (blocksum.diff, lab AT3; main's workspace, no keep): where a staged blo
 row's start, no cluster) holds several row groups, it adds their sums in shared memory (its stages,
 once read) in group order and writes one workspace row a block, not one a row group. At one row group
 a block (the large shapes) its code does not run, but it moves registers as keep does (ptxas): a
-control for what those cost."""
+control for what those cost.
+cs (cs.diff, lab AT3; main's kernels otherwise): the 16-byte vectors read or written once marked as
+streamed (ld.global.cs, st.global.cs: evicted from the caches first), the forward's row reads (x,
+without a residual add) and output writes (y) and the backward's grad_x writes, as Inductor's
+kernels mark their loads with eviction policies. (Rows read again in each pass, not held in
+registers, would lose their L2 hits: none of lab AT3's shapes.)"""
 
 import sys
 from pathlib import Path
@@ -49,7 +54,9 @@ def hunks(diff: str) -> list[tuple[str, str]]:
 
 
 HERE = Path(__file__).resolve().parent
-EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2", "probe", "blocksum")}
+EDITS = {
+    name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2", "probe", "blocksum", "cs")
+}
 
 if __name__ == "__main__":
     variants.main(EDITS, sys.argv)
