@@ -222,7 +222,9 @@ def test_calls_without_grad_skip_the_autograd_formula(spec, device):
     # inputs that are not differentiated works only if the autograd kernel skips the formula.
     constant, constant_bias, weight = x.detach(), bias.detach(), torch.randn_like(x)
     grad = torch.func.grad(lambda weight: (weight * spec.function(constant, constant_bias)).sum())(weight)
-    assert_close(grad, spec.reference(constant, constant_bias), torch.float32)
+    # That gradient is the operator's output, checked against the float64 reference (a float32
+    # reference differs from it by more than float32's tolerance where the activation cancels).
+    assert_close(grad, spec.reference(constant.double(), constant_bias.double()), torch.float32)
 
 
 @pytest.mark.parametrize("device", DEVICES)
