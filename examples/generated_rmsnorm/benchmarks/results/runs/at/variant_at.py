@@ -1,7 +1,7 @@
 """Lab AT's variant (issue 11) of a rendered row-norm project's csrc/row_norm/cuda.cuh: the runs
 README's at/ design, a backward without the float32 workspace, as keep.diff writes it (each hunk's
 lines before and after, which must match exactly once).
-    python3 variant_at.py PROJECT keep|keep2|probe|blocksum|cs
+    python3 variant_at.py PROJECT keep|keep2|probe|blocksum|cs|keep3
 keep: where the backward stages rows from each row's start without a cluster, every row group has at
 least `keep` rows (the rows of grad_x its float sums fill: params * sizeof(float) / sizeof(x's dtype),
 at most its stages; RMSNorm's and the residual-add RMSNorm's every dtype, the LayerNorms' float32),
@@ -24,7 +24,14 @@ cs (cs.diff, lab AT3; main's kernels otherwise): the 16-byte vectors read or wri
 streamed (ld.global.cs, st.global.cs: evicted from the caches first), the forward's row reads (x,
 without a residual add) and output writes (y) and the backward's grad_x writes, as Inductor's
 kernels mark their loads with eviction policies. (Rows read again in each pass, not held in
-registers, would lose their L2 hits: none of lab AT3's shapes.)"""
+registers, would lose their L2 hits: none of lab AT3's shapes.)
+keep3 (keep3.diff, lab AT4): keep with one grid barrier. Where keep applies and some count of blocks
+from backward_groups' down to 3/4 of it divides the columns (params x N), the grid takes the most such
+blocks; block b adds columns [b w, (b + 1) w) (w = columns / blocks) of every row group's sums, and
+every group writes those sums into the kept rows of block b's own groups (sum (g, c) at g w + c - b w
+of that store, a row group's columns a row group, per_row a row). After the barrier each block reads
+only its own store (16 bytes a load where w allows, else 4; kBatch loads issued together, no branch
+between them), writes its columns of grad_weight (and grad_bias), then its kept rows over the store."""
 
 import sys
 from pathlib import Path
@@ -54,9 +61,8 @@ def hunks(diff: str) -> list[tuple[str, str]]:
 
 
 HERE = Path(__file__).resolve().parent
-EDITS = {
-    name: hunks((HERE / f"{name}.diff").read_text()) for name in ("keep", "keep2", "probe", "blocksum", "cs")
-}
+NAMES = ("keep", "keep2", "probe", "blocksum", "cs", "keep3")
+EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in NAMES}
 
 if __name__ == "__main__":
     variants.main(EDITS, sys.argv)
