@@ -9,7 +9,8 @@ timed with the ones before it gone): the grid's sum probe - a1 (with the wait it
 second barrier), the second barrier a1 - a3, the kept rows' writes a3 - a7, the first barrier
 a7 - a15, and a15 - base (the rest: the cooperative launch, the sums written into grad_x and the hot
 loop's changes, less the workspace and its sum), with base's two runs' spread as the noise; only
-where probe's peak memory is below base's (where keep applies)."""
+where probe's peak memory is below base's (where keep applies). Lab AT5's: python3 summary_at.py at5
+probe3,d,b1,b3,b7,b15 > summary_at5.txt (its steps: STEPS3 below)."""
 
 import json
 import sys
@@ -33,7 +34,18 @@ for op, cases in peaks.items():
         print(f"  {case:20} " + "; ".join(cells))
 STEPS = (("the grid's sum", "probe", "a1"), ("second barrier", "a1", "a3"), ("kept rows' writes", "a3", "a7"))
 STEPS += (("first barrier", "a7", "a15"), ("the rest", "a15", "base"))
-if {"probe", "a15"} <= set(variants.split(",")):
+# Lab AT5: keep3's steps (probe3: b1 leaves out the block's sum, b3 also the kept rows' writes, b7 also
+# the barrier, b15 also the sums' writes), "the rest" (b15 less d: keep3's kernel without its
+# epilogue against keep3's blocks on main's workspace and sum) and "fewer blocks" (d less base).
+STEPS3 = (("the block's sum", "probe3", "b1"), ("kept rows' writes", "b1", "b3"), ("the barrier", "b3", "b7"))
+STEPS3 += (("the sums' writes", "b7", "b15"), ("the rest", "b15", "d"), ("fewer blocks", "d", "base"))
+if {"probe3", "b15"} <= set(variants.split(",")):
+    STEPS, probe = STEPS3, "probe3"
+elif {"probe", "a15"} <= set(variants.split(",")):
+    probe = "probe"
+else:
+    probe = None
+if probe:
     runs = lab_summary.load(here / folder, f"res_{folder}.tgz")
     for op, cases in runs.items():
         print(f"== {op}: forward+backward, us, each step's time (one run each; base: the mean of two)")
@@ -41,12 +53,12 @@ if {"probe", "a15"} <= set(variants.split(",")):
             fb = {b: t[1] for b, t in r.items()}
             bases = [fb[b] for b in ("base", "base_again") if b in fb]
             applies = peaks.get(op, {}).get(case, {})
-            if not bases or "probe" not in applies or "base" not in applies:
+            if not bases or probe not in applies or "base" not in applies:
                 continue
-            if applies["probe"]["ours"] >= applies["base"]["ours"]:
+            if applies[probe]["ours"] >= applies["base"]["ours"]:
                 continue  # keep does not apply here: the steps are not run
             fb["base"] = sum(bases) / len(bases)
-            if all(b in fb for b in ("probe", "a1", "a3", "a7", "a15")):
+            if all(b in fb for _, a, c in STEPS for b in (a, c)):
                 cells = [f"{name} {fb[a] - fb[b]:+.1f}" for name, a, b in STEPS]
                 spread = max(bases) - min(bases)
                 print(f"  {case:20} " + ", ".join(cells) + f" (base's spread {spread:.1f})")
