@@ -61,7 +61,7 @@ def hunks(diff: str) -> list[tuple[str, str]]:
 
 
 HERE = Path(__file__).resolve().parent
-NAMES = ("keep", "keep2", "probe", "blocksum", "cs", "keep3", "probe3", "keep4")
+NAMES = ("keep", "keep2", "probe", "blocksum", "cs", "keep3", "probe3", "keep4", "halve")
 EDITS = {name: hunks((HERE / f"{name}.diff").read_text()) for name in NAMES}
 
 if __name__ == "__main__":
