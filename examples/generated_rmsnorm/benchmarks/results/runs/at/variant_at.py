@@ -1,7 +1,7 @@
 """Lab AT's variant (issue 11) of a rendered row-norm project's csrc/row_norm/cuda.cuh: the runs
 README's at/ design, a backward without the float32 workspace, as keep.diff writes it (each hunk's
 lines before and after, which must match exactly once).
-    python3 variant_at.py PROJECT keep|keep2|probe|blocksum|cs|keep3
+    python3 variant_at.py PROJECT keep|keep2|probe|blocksum|cs|keep3|probe3|keep4|halve
 keep: where the backward stages rows from each row's start without a cluster, every row group has at
 least `keep` rows (the rows of grad_x its float sums fill: params * sizeof(float) / sizeof(x's dtype),
 at most its stages; RMSNorm's and the residual-add RMSNorm's every dtype, the LayerNorms' float32),
@@ -30,8 +30,20 @@ from backward_groups' down to 3/4 of it divides the columns (params x N), the gr
 blocks; block b adds columns [b w, (b + 1) w) (w = columns / blocks) of every row group's sums, and
 every group writes those sums into the kept rows of block b's own groups (sum (g, c) at g w + c - b w
 of that store, a row group's columns a row group, per_row a row). After the barrier each block reads
-only its own store (16 bytes a load where w allows, else 4; kBatch loads issued together, no branch
-between them), writes its columns of grad_weight (and grad_bias), then its kept rows over the store."""
+only its own store (16 bytes a load where w allows, else 4; eight loads issued together, no branch
+between them), writes its columns of grad_weight (and grad_bias), then its kept rows over the store.
+probe3 (probe3.diff, lab AT5): keep3 with ROW_NORM_AT_LEAVE_OUT (a sum of 1: the block's sum, 2: the
+kept rows' writes, 4: the barrier, 8: the sums' writes; the results are then wrong) and
+ROW_NORM_AT_DIVISOR_ONLY=1 (keep3's count of blocks on main's workspace and sum). It also issues four
+16-byte loads together where keep3 issues eight (eight 4-byte ones as keep3), which moved registers
+(ptxas: the one-vector 16-bit kernels 80 to 82 in keep3, 52 to 56 in probe3).
+keep4 (keep4.diff, lab AT6): keep2's layout (each row group's sums in its own kept rows; every resident
+block, no divisor) with a block sum like keep3's over each block's share of the columns' 16-byte
+units (four loads issued together, two where a thread holds one vector), the subsets' totals by a
+fixed tree; then the second barrier and the kept rows.
+halve (halve.diff, lab AT7; main's kernels otherwise): with ROW_NORM_AT_HALVE set, the staged backward
+of an uncentered norm over 16-bit rows of several vectors a thread takes half the blocks a
+multiprocessor it holds, rounded up."""
 
 import sys
 from pathlib import Path
