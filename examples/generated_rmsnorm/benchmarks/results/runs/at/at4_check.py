@@ -1,16 +1,27 @@
 # ruff: noqa: E501
-"""Lab AT4 (issue 11): keep3's cases, checked. Run from a project's root (a build with keep3.diff):
-python3 at4_check.py OP. For each case (shape, dtype, and a cap on the backward's row groups,
-ROW_NORM_BACKWARD_GROUPS, or none): the outputs and gradients of one forward+backward against the
-reference in float64 (the benchmark's check: per-dtype tolerances, a relative norm for the
-parameters' gradients), twice with the same bits; whether the kept rows applied, by the peak memory
-of the backward against that of the workspace's path (ROW_NORM_KEEP=0: the same call then allocates
-the workspace, so its peak is higher where keep applies); and how far the parameters' gradients of
-the two paths lie apart (their sums are added in other orders). The cases reach keep3's paths: rows
-of whole and of several row groups a block (short rows under a cap), a share of columns a block
-that is a multiple of 16 bytes of sums and one that is not (scalar loads and stores), row groups of
-exactly `keep` rows, and groups with one row more than others. Prints one line a case and 'check ok'
-(or 'check FAILED' and exit 1) at the end, with the count of cases where the kept rows applied."""
+"""Lab AT4 (issue 11): the kept rows' cases, checked. Run from a project's root (a build with keep3.diff
+or keep4.diff): python3 at4_check.py OP. For each case (shape, dtype, and a cap on the backward's row
+groups, ROW_NORM_BACKWARD_GROUPS, or none): the outputs and gradients of one forward+backward
+against the reference in float64 (the benchmark's check: per-dtype tolerances, a relative norm for
+the parameters' gradients), twice with the same bits; the outputs and the activations' gradients
+with the same bits as the workspace's path (ROW_NORM_KEEP=0); whether the kept rows applied, by
+the allocations of one forward+backward against the workspace's path (which allocates the workspace
+once more: exactly one more where the kept rows apply, none where they do not, else the case
+fails); and, printed, how far the parameters' gradients of the two paths lie apart (their sums are
+added in other orders). The kept rows must apply in EXPECT's cases (RMSNorm and the residual-add
+RMSNorm in every dtype; the LayerNorms, whose 16-bit rows would need four kept rows, in float32 and
+float64), or the check fails. The cases reach: rows of whole and of several row groups a block
+(short rows under a cap), keep3's share of columns a multiple of 16 bytes of sums and one that is
+not (scalar loads and stores), row groups of exactly `keep` rows, and groups with one row more than
+others. Prints one line a case and 'check ok' (or 'check FAILED' and exit 1) at the end, with the
+count of cases where the kept rows applied.
+(Labs AT4 to AT6 ran the version of commit 3ee8fa3, which read "applied" from the peak memory of
+the whole forward+backward, max_memory_allocated, against the workspace's path, and failed no case
+on it. That reading was not sound: it had LayerNorm float16 at 777 x 2048 applied, where the
+16-bit LayerNorms keep no rows, and float16's differences at that shape exceeded the workspace's
+size in RMSNorm too; likely the caching allocator's blocks, not established. Its counts of cases
+that applied are so not exact. This version, which counts allocations, has not run yet:
+session 44 had no device time left.)"""
 
 import os
 import sys
@@ -28,9 +39,9 @@ fn = runner.bind(FAMILY, spec, spec.function)
 reference = runner.bind(FAMILY, spec, spec.reference)
 call = runner.forward_backward_call(fn)
 device = torch.device("cuda")
-# (rows, cols, cap): whole row groups a block (4099 x 1024: 1024 blocks, three groups a row longer;
-# 16 x 4096 under 8: two rows each, all kept in 16-bit), several a block (64, 48, 40 and 24 columns
-# under a cap), a share of 3 columns a block (24 columns, 8 blocks: scalar path).
+# (rows, cols, cap): whole row groups a block (4099 x 1024: about 1000 blocks, a few groups a row
+# longer; 16 x 4096 under 8: two rows each, all kept in 16-bit), several a block (64, 48, 40 and 24
+# columns under a cap), for keep3 a share of 3 columns a block (24 columns, 8 blocks: scalar path).
 CASES = [
     (4099, 1024, None),
     (2050, 1024, None),
@@ -44,14 +55,23 @@ CASES = [
     (777, 2048, 16),
 ]
 DTYPES = (torch.bfloat16, torch.float16, torch.float32, torch.float64)
+# The cases where the kept rows must apply (rows enough for two kept rows a group under the cap).
+CENTERED = op in ("layer_norm", "fused_add_layer_norm")
+EXPECT = {
+    (rows, cols, cap, dtype)
+    for rows, cols, cap in ((300, 4096, 8), (777, 2048, 16))
+    for dtype in DTYPES
+    if not CENTERED or dtype in (torch.float32, torch.float64)
+}
 
 
-def backward_peak(buffers) -> int:
+def allocations(buffers) -> int:
+    """The allocations one forward+backward asks of the caching allocator."""
     torch.cuda.synchronize()
-    torch.cuda.reset_peak_memory_stats()
+    before = torch.cuda.memory_stats()["allocation.all.allocated"]
     call(buffers)
     torch.cuda.synchronize()
-    return torch.cuda.max_memory_allocated()
+    return torch.cuda.memory_stats()["allocation.all.allocated"] - before
 
 
 failed = applied = 0
@@ -69,15 +89,17 @@ for rows, cols, cap in CASES:
             runner.check_against_reference(f"ours {op}", fn, expected, buffers, name)
             call(buffers)
             first = [t.clone() for t in buffers.outputs]
-            peak_keep = backward_peak(buffers)
+            count_keep = allocations(buffers)
             same = all(torch.equal(a, b) for a, b in zip(first, buffers.outputs, strict=True))
             os.environ["ROW_NORM_KEEP"] = "0"
             try:
-                peak_workspace = backward_peak(buffers)
+                count_workspace = allocations(buffers)
                 other = [t.clone() for t in buffers.outputs]
             finally:
                 del os.environ["ROW_NORM_KEEP"]
-            keeps = peak_keep < peak_workspace
+            keeps = count_workspace - count_keep == 1
+            known = count_workspace - count_keep in (0, 1)
+            expected = (rows, cols, cap, dtype) in EXPECT
             applied += keeps
             n_act = len(FAMILY.activations(spec)) + FAMILY.outputs(spec)
             # the parameters' gradients: the outputs after the activations' gradients
@@ -86,11 +108,12 @@ for rows, cols, cap in CASES:
                 for a, b in zip(first[n_act:], other[n_act:], strict=True)
             )
             grad_x_same = all(torch.equal(a, b) for a, b in zip(first[:n_act], other[:n_act], strict=True))
-            status = "ok" if same and grad_x_same else "FAILED"
+            status = "ok" if same and grad_x_same and known and (keeps or not expected) else "FAILED"
             failed += status != "ok"
             print(
-                f"{op} {name:28} {status}: kept rows {'applied' if keeps else 'not applied'} "
-                f"(peak {peak_keep} B against {peak_workspace}), same bits twice {same}, outputs and "
+                f"{op} {name:28} {status}: kept rows {'applied' if keeps else 'not applied'}"
+                f"{' (expected)' if expected else ''} (allocations {count_keep} against the workspace's "
+                f"{count_workspace}), same bits twice {same}, outputs and "
                 f"grad of activations as the workspace's {grad_x_same}, parameters' gradients apart by {apart:.2e} of their largest",
                 flush=True,
             )
