@@ -7,7 +7,10 @@ timing.peak_memory_mib: MiB allocated beyond the inputs), ours and eager's, as p
 AT2 took one measurement each, from lab AT3 on the largest of three, each after a garbage collection
 (in lab AT eager's figure moved between runs by one tensor, likely memory freed during the call). Lab AT3:
 B_NOCHECK=1 leaves out the check against float64 (for builds timed with steps left out, whose results
-are wrong); each row then says "unchecked": true."""
+are wrong); each row then says "unchecked": true. Lab AU1 (prepared in session 44): B_PEAK=1 also
+records requested_peak_bytes, ours: the bytes one forward+backward asks of the caching allocator at
+its peak beyond what is allocated already (requested_bytes, exact sizes, where peak_mib counts the
+allocator's blocks, which may be larger), the largest of three."""
 
 import gc
 import json
@@ -30,6 +33,24 @@ def peak_mib(impl, buffers):
         torch.cuda.synchronize()
         figures.append(timing.peak_memory_mib(runner.forward_backward_call(impl), buffers, device))
     return round(max(figures), 2)
+
+
+def requested_peak_bytes(impl, buffers):
+    """The largest of three figures of the bytes one forward+backward requests at its peak beyond what is
+    requested already (the caching allocator's requested_bytes: the sizes asked, not its blocks)."""
+    figures = []
+    call = runner.forward_backward_call(impl)
+    for _ in range(3):
+        gc.collect()
+        buffers.outputs = None
+        torch.cuda.synchronize()
+        baseline = torch.cuda.memory_stats()["requested_bytes.all.current"]
+        torch.cuda.reset_peak_memory_stats()
+        call(buffers)
+        torch.cuda.synchronize()
+        figures.append(torch.cuda.memory_stats()["requested_bytes.all.peak"] - baseline)
+        buffers.outputs = None
+    return max(figures)
 
 
 op, label, out = sys.argv[1:4]
@@ -74,6 +95,7 @@ for dtype in DTYPES:
         if os.environ.get("B_PEAK"):
             eager = runner.bind(FAMILY, spec, spec.reference)
             result["peak_mib"] = {"ours": peak_mib(fn, sets[0]), "eager": peak_mib(eager, sets[0])}
+            result["requested_peak_bytes"] = {"ours": requested_peak_bytes(fn, sets[0])}
             peak = f"  peak MiB {result['peak_mib']['ours']:.2f} (eager {result['peak_mib']['eager']:.2f})"
         rows.append(result)
         print(
