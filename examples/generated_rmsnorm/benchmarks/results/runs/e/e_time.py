@@ -25,32 +25,38 @@ from harness import runner, timing  # noqa: E402
 from harness.row_norm import FAMILY  # noqa: E402
 
 
-def peak_mib(impl, buffers):
-    """The largest of three peak-memory figures of one forward+backward, each after a garbage collection."""
+def largest_of_three(measure):
+    """The largest of three figures of measure(), each after a garbage collection."""
     figures = []
     for _ in range(3):
         gc.collect()
         torch.cuda.synchronize()
-        figures.append(timing.peak_memory_mib(runner.forward_backward_call(impl), buffers, device))
-    return round(max(figures), 2)
+        figures.append(measure())
+    return max(figures)
+
+
+def peak_mib(impl, buffers):
+    """Peak memory of one forward+backward (timing.peak_memory_mib: the allocator's blocks), MiB."""
+    call = runner.forward_backward_call(impl)
+    return round(largest_of_three(lambda: timing.peak_memory_mib(call, buffers, device)), 2)
+
+
+def requested_bytes_once(call, buffers):
+    """The bytes one call requests at its peak beyond what is requested already (requested_bytes: the
+    sizes asked, not the allocator's blocks), as timing.peak_memory_mib measures its blocks."""
+    buffers.outputs = None
+    torch.cuda.synchronize()
+    baseline = torch.cuda.memory_stats()["requested_bytes.all.current"]
+    torch.cuda.reset_peak_memory_stats()
+    call(buffers)
+    torch.cuda.synchronize()
+    buffers.outputs = None
+    return torch.cuda.memory_stats()["requested_bytes.all.peak"] - baseline
 
 
 def requested_peak_bytes(impl, buffers):
-    """The largest of three figures of the bytes one forward+backward requests at its peak beyond what is
-    requested already (the caching allocator's requested_bytes: the sizes asked, not its blocks)."""
-    figures = []
     call = runner.forward_backward_call(impl)
-    for _ in range(3):
-        gc.collect()
-        buffers.outputs = None
-        torch.cuda.synchronize()
-        baseline = torch.cuda.memory_stats()["requested_bytes.all.current"]
-        torch.cuda.reset_peak_memory_stats()
-        call(buffers)
-        torch.cuda.synchronize()
-        figures.append(torch.cuda.memory_stats()["requested_bytes.all.peak"] - baseline)
-        buffers.outputs = None
-    return max(figures)
+    return largest_of_three(lambda: requested_bytes_once(call, buffers))
 
 
 op, label, out = sys.argv[1:4]
