@@ -17,7 +17,8 @@
 // or do not suffice, read again for each step (from L2).
 //
 // Backward: a grid of about as many blocks (or clusters) as the GPU holds at once, at most
-// kMaxBlocksPerSM a multiprocessor, walks the rows. With 16-byte vectors, each block copies its next
+// kMaxBlocksPerSM a multiprocessor (fewer for RMSNorm's staged 16-bit rows: kStagedRowElementsPerSM),
+// walks the rows. With 16-byte vectors, each block copies its next
 // row's x and grad_out (and grad_residual_out: kMostStagedTensors) into shared memory (cp.async)
 // while it works on the current one, where the GPU gives a block the room. One read of a row gives
 // the sums the formula needs (one reduction), then
@@ -110,6 +111,17 @@ constexpr int kManySumRows = 256;
 // gained more (float32 LayerNorm at 20000 x 24: 26 us against 44), but the float32 RMSNorm backward
 // at 8192 x 2048 took 77 us against 66.
 constexpr int kMaxBlocksPerSM = 8;
+// The staged backward of a norm without centring (RMSNorm, its residual-add form) over 16-bit rows of
+// several vectors a thread takes the fewest blocks a multiprocessor, of those it holds, whose rows
+// together come to this many elements (backward_blocks_per_sm). Labs AT7 and AU1 of the example's
+// benchmarks/results/runs/ (H200, bfloat16 and float16, CUDA graphs): with fewer blocks than the
+// multiprocessor holds, RMSNorm's backward took 0.90 to 0.97 of the time at 32768 x 4096 (two blocks
+// of four), 8192 x 8192 (one of two), 16384 x 5120 (two of three) and 32768 x 3072 (three of five);
+// below this many elements it was slower (16384 x 6144 with one block of two: 1.18; 16384 x 2560 with
+// two of five: 1.22; 16384 x 7168 with one of two: 1.01). The centred norms were slower with fewer
+// blocks, float32 moved by at most 2% (lab AT4), and rows of one vector a thread (4096 x 1024) were
+// slower (lab AT4), so they keep every block the multiprocessor holds.
+constexpr int64_t kStagedRowElementsPerSM = 7680;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).
 constexpr int kWarpRowsPerSM = 8;
@@ -2102,6 +2114,13 @@ inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int
   return groups;
 }
 
+// Blocks a multiprocessor for the staged backward of kStagedRowElementsPerSM's case: the fewest of the
+// `held` the multiprocessor holds whose rows (row_elements each) come to kStagedRowElementsPerSM.
+inline int64_t backward_blocks_per_sm(int64_t held, int64_t row_elements) {
+  const int64_t enough = (kStagedRowElementsPerSM + row_elements - 1) / row_elements;
+  return std::min(held, std::max<int64_t>(1, enough));
+}
+
 // grad_weight (and grad_bias where params is 2) = the sums of the `count` rows of `workspace` (float,
 // [params][count][cols]), in one launch for both. (A pointer, not views of the workspace: each view
 // or select is a call through the dispatcher, host time that a backward of few rows, whose time the
@@ -2370,10 +2389,12 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             } else {
               static core::OccupancyCache blocks_per_sm_cache[kStagedTensorCounts][kBlockSizes]{};
               const int size_index = g.block_threads() / core::kWarp - 1;
-              resident = static_cast<int64_t>(
-                             core::max_blocks_per_sm(kernel, g.block_threads(), smem,
-                                                     blocks_per_sm_cache[tensors_index][size_index].data())) *
-                         core::multiprocessor_count();
+              int64_t blocks_per_sm = core::max_blocks_per_sm(
+                  kernel, g.block_threads(), smem, blocks_per_sm_cache[tensors_index][size_index].data());
+              if constexpr (!Norm<float>::kCentered && sizeof(scalar_t) == 2 && kItems > 1 && kStages > 0) {
+                blocks_per_sm = backward_blocks_per_sm(blocks_per_sm, g.rows_per_block * cols);
+              }
+              resident = blocks_per_sm * core::multiprocessor_count();
             }
             const int64_t groups =
                 backward_groups(resident, rows, cols, g.rows_per_block, kShifted && kInRegisters ? kVec : 1);
