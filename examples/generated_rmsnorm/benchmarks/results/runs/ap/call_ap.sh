@@ -21,9 +21,10 @@
 #                      and aborted as its process ended, exit 6: calls AB, AI and AK)
 # Each suite's limit is what is left of the call's 580 s. Results in $OUT/res_apPHASE.tgz, unpacked
 # into runs/ap/PHASE/ with the console output as console.txt; then land_ap.py and
-# `scaffold results-table --write`.
+# `scaffold results-table --write`. From call AV on (session 45), a later landing whose change needs
+# these same phases takes them under its own name: `CALL=av bash call_ap.sh 1` packs res_av1.tgz.
 phase=$1
-. "$(dirname "$0")/../call_lib.sh" "ap$phase"
+. "$(dirname "$0")/../call_lib.sh" "${CALL:-ap}$phase"
 limit=580
 [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
 echo "GPUs: $(cat "$R/torch.txt")"
