@@ -1,0 +1,34 @@
+"""Call AV's tables against call AP's, cell by cell: our device time (and peak memory) in the records
+call AV landed (benchmarks/results/, as the working tree has them) over those at commit 1d8a082
+(call AP's, the last before the landing). Run from benchmarks/results: python3 runs/av/compare_av.py."""
+
+import json
+import subprocess
+
+BEFORE = "1d8a082"
+FILES = {
+    "RMSNorm": "bench_rms_norm.json",
+    "residual-add RMSNorm": "norms/fused_add_rms_norm/bench_fused_add_rms_norm.json",
+    "LayerNorm": "norms/layer_norm/bench_layer_norm.json",
+    "residual-add LayerNorm": "norms/fused_add_layer_norm/bench_fused_add_layer_norm.json",
+}
+
+
+def cells(bench):
+    return {(r["dtype"], tuple(r["shape"]), r["pass"]): r for r in bench["results"]}
+
+
+for name, path in FILES.items():
+    now = cells(json.load(open(path)))
+    then = cells(json.loads(subprocess.check_output(["git", "show", f"{BEFORE}:./{path}"])))
+    print(f"== {name}: our device time, call AV over call AP (forward / forward+backward); peak MiB ours, AV (AP) / eager")
+    for dtype, shape, p in now:
+        if p != "forward":
+            continue
+        fwd = now[dtype, shape, p]["device_ms"]["ours"] / then[dtype, shape, p]["device_ms"]["ours"]
+        b_now, b_then = now[dtype, shape, "forward+backward"], then[dtype, shape, "forward+backward"]
+        both = b_now["device_ms"]["ours"] / b_then["device_ms"]["ours"]
+        peak = b_now.get("peak_mib") or {}
+        peak_then = b_then.get("peak_mib") or {}
+        memory = f"{peak.get('ours')} ({peak_then.get('ours')}) / {peak.get('eager')}" if peak else "-"
+        print(f"  {dtype:9} {shape[0]}x{shape[1]:<7} {fwd:.3f} / {both:.3f}   {memory}")
