@@ -21,7 +21,8 @@ def cells(bench):
 for name, path in FILES.items():
     now = cells(json.load(open(path)))
     then = cells(json.loads(subprocess.check_output(["git", "show", f"{BEFORE}:./{path}"])))
-    print(f"== {name}: our device time, call AV over call AP (forward / forward+backward); peak MiB ours, AV (AP) / eager")
+    print(f"== {name}: our device time, call AV over call AP (forward / forward+backward);")
+    print("   peak MiB ours, AV (AP) / eager")
     for dtype, shape, p in now:
         if p != "forward":
             continue
