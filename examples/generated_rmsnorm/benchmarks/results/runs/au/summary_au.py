@@ -10,7 +10,8 @@ tensor - 2 N - 4 M) / 4 N, printed to a tenth (a whole number where the reading 
 without requested_peak_bytes fall back to peak_mib, the allocator's blocks, which may be larger
 (lab AT4's float32 4096 x 1024 read as 1024 groups where the kernel holds at most 792): marked "~".
 The per-multiprocessor figure assumes one row group a block and no cluster, as at AU1's shapes.
-Usage, in runs/au/: python3 summary_au.py au1 > summary_au1.txt"""
+Usage, in runs/au/: python3 summary_au.py au1 > summary_au1.txt; another lab's folder and variants
+(lab AV2, in runs/av/): python3 ../au/summary_au.py ../av/av2 noshift > summary_av2.txt"""
 
 import json
 import sys
@@ -21,7 +22,7 @@ sys.path.insert(0, str(here.parent))
 import lab_summary  # noqa: E402
 
 folder = here / sys.argv[1]
-RUNS = ("c396", "c264", "c132")
+RUNS = tuple(sys.argv[2:]) or ("c396", "c264", "c132")
 lab_summary.print_times(lab_summary.load(folder, f"res_{folder.name}.tgz"), "base", RUNS)
 groups: dict = {}
 ITEMSIZE = {"bfloat16": 2, "float16": 2, "float32": 4}

@@ -10,7 +10,7 @@
 # base at 8192 x 4095, 16384 x 4095, 8192 x 8191, 16384 x 5119 and, as a control where noshift
 # changes nothing, 32768 x 4096. Results in $OUT/res_av2.tgz: unpack with
 # `mkdir -p av2 && tar xzf res_av2.tgz -C av2 --strip-components=1` in runs/av/, add console.txt, then
-# `python3 summary_av.py av2 > summary_av2.txt`.
+# `python3 ../au/summary_au.py ../av/av2 noshift > summary_av2.txt`.
 . "$(dirname "$0")/../call_lib.sh" av2
 lab_start  # limit, gpus, L (call_lib.sh)
 limit=200
