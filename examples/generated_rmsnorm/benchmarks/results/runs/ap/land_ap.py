@@ -6,8 +6,11 @@
 - every norm's benchmark (phase 1), against Liger-Kernel where it has the operator;
 - the two-family project's suite (phase 3) into two_families/two_gpus/, with its bundle's commit.txt
   and copier answers.
-Usage (in the repository's venv): python3 land_ap.py [--check]; then `scaffold results-table --write`."""
+Usage (in the repository's venv): python3 land_ap.py [--check]; then `scaffold results-table --write`.
+A later landing that ran call_ap.sh's phases under its own name (CALL=NAME, unpacked into runs/NAME/1/
+to 3/): python3 land_ap.py --call NAME [--check] (from call AW on; call AV had its own land_av.py)."""
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -35,4 +38,8 @@ AP = landing.Landing(
 )
 
 if __name__ == "__main__":
-    landing.main(AP, sys.argv[1:])
+    args = sys.argv[1:]
+    if "--call" in args:
+        name = args[args.index("--call") + 1]
+        AP = dataclasses.replace(AP, call=HERE.parent / name)
+    landing.main(AP, args)

@@ -1,11 +1,13 @@
 """Call AV's tables against call AP's, cell by cell: our device time (and peak memory) in the records
 call AV landed (benchmarks/results/, as the working tree has them) over those at commit 1d8a082
-(call AP's, the last before the landing). Run from benchmarks/results: python3 runs/av/compare_av.py."""
+(call AP's, the last before the landing). Run from benchmarks/results: python3 runs/av/compare_av.py
+[COMMIT] (a later landing's tables against those at COMMIT, such as 419b51d, call AV's)."""
 
 import json
 import subprocess
+import sys
 
-BEFORE = "1d8a082"
+BEFORE = sys.argv[1] if len(sys.argv) > 1 else "1d8a082"
 FILES = {
     "RMSNorm": "bench_rms_norm.json",
     "residual-add RMSNorm": "norms/fused_add_rms_norm/bench_fused_add_rms_norm.json",
@@ -21,8 +23,8 @@ def cells(bench):
 for name, path in FILES.items():
     now = cells(json.load(open(path)))
     then = cells(json.loads(subprocess.check_output(["git", "show", f"{BEFORE}:./{path}"])))
-    print(f"== {name}: our device time, call AV over call AP (forward / forward+backward);")
-    print("   peak MiB ours, AV (AP) / eager")
+    print(f"== {name}: our device time, now over {BEFORE}'s (forward / forward+backward);")
+    print(f"   peak MiB ours, now ({BEFORE}) / eager")
     for dtype, shape, p in now:
         if p != "forward":
             continue
