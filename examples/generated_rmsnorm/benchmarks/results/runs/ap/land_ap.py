@@ -40,6 +40,8 @@ AP = landing.Landing(
 if __name__ == "__main__":
     args = sys.argv[1:]
     if "--call" in args:
+        if args.index("--call") + 1 >= len(args):
+            sys.exit("usage: land_ap.py [--call NAME] [--check]")
         name = args[args.index("--call") + 1]
         AP = dataclasses.replace(AP, call=HERE.parent / name)
     landing.main(AP, args)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lab AV2 (issue 11), session 45 (2026-11-30), in the device time left after landing call AV (one
-# H200; about 200 s), carrying .gpu (`scaffold gpu-bundle .gpu` of 419b51d, main after call AV):
+# H200; about 200 s), carrying .gpu (`scaffold gpu-bundle .gpu` of 39db058, main after call AV with
+# this script):
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/av/lab_av2.sh
 # Call AV's tables had RMSNorm's 16-bit forward+backward at 8192 x 4095 (rows that start off a vector
 # boundary, `kShifted`) at 1.07 to 1.09 times call AP's, where the fewer blocks a multiprocessor
