@@ -8,7 +8,8 @@
   and copier answers.
 Usage (in the repository's venv): python3 land_ap.py [--check]; then `scaffold results-table --write`.
 A later landing that ran call_ap.sh's phases under its own name (CALL=NAME, unpacked into runs/NAME/1/
-to 3/): python3 land_ap.py --call NAME [--check] (from call AW on; call AV had its own land_av.py)."""
+to 3/): python3 land_ap.py --call NAME [--check] (call AV's records too, which a land_av.py holding
+the same description landed)."""
 
 import dataclasses
 import sys

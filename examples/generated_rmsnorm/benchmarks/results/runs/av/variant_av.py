@@ -2,10 +2,14 @@
 backward's fewer blocks a multiprocessor (kStagedRowElementsPerSM, landed by call AV) kept off rows
 that start off a vector boundary (N not a multiple of the vector width: kShifted), where call AV's
 tables had RMSNorm's 16-bit forward+backward at 8192 x 4095 1.07 to 1.09 times call AP's.
-    python3 variant_av.py PROJECT noshift"""
+    python3 variant_av.py PROJECT noshift
+(Lab AV2 ran a copy of ../variants.py's loop written out here, with the same edit; it now calls it.)"""
 
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import variants  # noqa: E402
 
 EDITS = {
     "noshift": [
@@ -17,12 +21,5 @@ EDITS = {
     ]
 }
 
-project, name = Path(sys.argv[1]), sys.argv[2]
-path = project / "csrc" / "row_norm" / "cuda.cuh"
-text = path.read_text()
-for old, new in EDITS[name]:
-    if text.count(old) != 1:
-        sys.exit(f"{path}: the edit's text is there {text.count(old)} times, not once: {old!r}")
-    text = text.replace(old, new)
-path.write_text(text)
-print(f"{path}: {name} applied")
+if __name__ == "__main__":
+    variants.main(EDITS, sys.argv)

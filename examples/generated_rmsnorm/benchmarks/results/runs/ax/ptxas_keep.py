@@ -1,45 +1,29 @@
 """ptxas -v logs (../j/ptx_tools/ptxas.sh: nvcc 13.0, sm_90a, on the development machine) of a norm's
-project before and after template_keep5.diff, backward kernel by backward kernel: the kernels matched
-by their demangled template arguments less keep5's last one (kKeep); those whose registers or spills
-differ, then keep5's new kKeep = true kernels with theirs. Usage: python3 ptxas_keep.py OLD NEW"""
+project before and after template_keep5.diff, backward kernel by backward kernel, read by
+../ak/ptxas/ptxas_by_arguments.py's by_arguments (kernels named by their demangled template arguments;
+spills from each kernel's own "Function properties" line): the kernels matched by their arguments less
+keep5's last one (kKeep); those whose registers or spills differ, then keep5's new kKeep = true kernels
+with theirs. Usage: python3 ptxas_keep.py OLD_LOG NEW_LOG"""
 
-import re
-import subprocess
 import sys
+from pathlib import Path
 
+source = (Path(__file__).resolve().parents[1] / "ak" / "ptxas" / "ptxas_by_arguments.py").read_text()
+namespace = {"__file__": str(Path(__file__).resolve().parents[1] / "ak" / "ptxas" / "ptxas_by_arguments.py")}
+exec(source.split("\n\nkernel = sys.argv")[0], namespace)  # by_arguments and what it needs, not the body
+by_arguments = namespace["by_arguments"]
 
-def parse(path):
-    """{demangled backward kernel: (registers, (spill store bytes, spill load bytes))}."""
-    text = open(path).read()
-    found, name = {}, None
-    for line in text.splitlines():
-        entry = re.search(r"Compiling entry function '(\w+)'", line)
-        if entry:
-            name = entry.group(1)
-            continue
-        used = re.search(r"Used (\d+) registers", line)
-        if used and name:
-            after = text.split(name, 1)[1][:600]  # its "Function properties" line comes first
-            spills = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", after)
-            found[name] = (int(used.group(1)), spills.groups() if spills else None)
-            name = None
-    names = list(found)
-    demangled = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True).stdout
-    pairs = zip(names, demangled.splitlines(), strict=True)
-    return {d.split("(")[0]: found[n] for n, d in pairs if "backward_kernel" in d}
-
-
-old, new = parse(sys.argv[1]), parse(sys.argv[2])
+old, new = by_arguments(sys.argv[1], "backward_kernel"), by_arguments(sys.argv[2], "backward_kernel")
 same, kept = 0, []
 for name, value in new.items():
     if name.endswith(", true>"):
         kept.append((name, value))
         continue
-    before = old.get(name[: -len(", false>")] + ">")
+    before = old.get(name.removesuffix(", false>") + ">")
     if before == value:
         same += 1
     else:
-        print(f"differs: {name.split('backward_kernel')[1]} {before} -> {value}")
+        print(f"differs: {name} {before} -> {value}")
 print(f"{same} kernels as before, {len(kept)} kKeep kernels:")
-for name, (registers, spills) in kept:
-    print(f"  {name.split('backward_kernel')[1]}: {registers} registers, spill stores/loads {spills}")
+for name, value in kept:
+    print(f"  {name}: {value['regs']} registers, spill stores {value['spill'][1]}, loads {value['spill'][2]}")
