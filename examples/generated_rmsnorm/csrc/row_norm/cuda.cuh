@@ -17,8 +17,8 @@
 // or do not suffice, read again for each step (from L2).
 //
 // Backward: a grid of about as many blocks (or clusters) as the GPU holds at once, at most
-// kMaxBlocksPerSM a multiprocessor (fewer for RMSNorm's staged 16-bit rows: kStagedRowElementsPerSM),
-// walks the rows. With 16-byte vectors, each block copies its next
+// kMaxBlocksPerSM a multiprocessor (fewer for RMSNorm's staged 16-bit rows that start on a vector
+// boundary: kStagedRowElementsPerSM), walks the rows. With 16-byte vectors, each block copies its next
 // row's x and grad_out (and grad_residual_out: kMostStagedTensors) into shared memory (cp.async)
 // while it works on the current one, where the GPU gives a block the room. One read of a row gives
 // the sums the formula needs (one reduction), then
@@ -112,15 +112,19 @@ constexpr int kManySumRows = 256;
 // at 8192 x 2048 took 77 us against 66.
 constexpr int kMaxBlocksPerSM = 8;
 // The staged backward of a norm without centring (RMSNorm, its residual-add form) over 16-bit rows of
-// several vectors a thread takes the fewest blocks a multiprocessor, of those it holds, whose rows
-// together come to this many elements (backward_blocks_per_sm). Labs AT7 and AU1 of the example's
-// benchmarks/results/runs/ (H200, bfloat16 and float16, CUDA graphs): with fewer blocks than the
-// multiprocessor holds, RMSNorm's backward took 0.90 to 0.97 of the time at 32768 x 4096 (two blocks
-// of four), 8192 x 8192 (one of two), 16384 x 5120 (two of three) and 32768 x 3072 (three of five);
-// below this many elements it was slower (16384 x 6144 with one block of two: 1.18; 16384 x 2560 with
-// two of five: 1.22; 16384 x 7168 with one of two: 1.01). The centred norms were slower with fewer
-// blocks, float32 moved by at most 2% (lab AT4), and rows of one vector a thread (4096 x 1024) were
-// slower (lab AT4), so they keep every block the multiprocessor holds.
+// several vectors a thread that start on a vector boundary takes the fewest blocks a multiprocessor, of
+// those it holds, whose rows together come to this many elements (backward_blocks_per_sm). Labs AT7
+// and AU1 of the example's benchmarks/results/runs/ (H200, bfloat16 and float16, CUDA graphs): with
+// fewer blocks than the multiprocessor holds, RMSNorm's bfloat16 backward took 0.92 to 0.96 of the
+// time at 32768 x 4096 (two blocks of four), 8192 x 8192 (one of two), 16384 x 5120 (two of three) and
+// 32768 x 3072 (three of five); below this many elements it was slower (16384 x 6144 with one block of
+// two: 1.18; 16384 x 2560 with two of five: 1.22; 16384 x 7168 with one of two: 1.01). Rows that start
+// off a vector boundary (kShifted) were slower with fewer blocks (lab AV2: with every block they hold,
+// 0.74 to 0.88 of the time at 8192 x 4095, 16384 x 4095, 8192 x 8191 and 16384 x 5119); so were the
+// centred norms at the counts this rule would give them (lab AT4: 1.08 to 1.19, but for the
+// residual-add LayerNorm at 8192 x 5120, 0.99) and rows of one vector a thread (4096 x 1024); float32's
+// backward moved by 0.98 to 1.03 at the large shapes (lab AT4). They all keep every block the
+// multiprocessor holds, as do rows split over a cluster (not timed with fewer).
 constexpr int64_t kStagedRowElementsPerSM = 7680;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).
@@ -2096,8 +2100,9 @@ void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel, 
 }
 
 // The backward's grid, in row groups (blocks, or clusters, of rows_per_block rows each): as many as the
-// device holds at once (`resident`), at most kMaxBlocksPerSM a multiprocessor, no more than the rows
-// fill and ROW_NORM_BACKWARD_GROUPS allows, but for the rounding below. shifted_vec: the vector width of
+// device holds at once, or kStagedRowElementsPerSM allows (`resident`), at most kMaxBlocksPerSM a
+// multiprocessor, no more than the rows fill and ROW_NORM_BACKWARD_GROUPS allows, but for the rounding
+// below. shifted_vec: the vector width of
 // shifted rows held in registers, else 1; where such row groups walk several rows, the grid's rows are a
 // multiple of kVec / gcd(kVec, N), so that each group's rows start equally far from a vector boundary (groups
 // without rows write zeros): rounded down, or up to that multiple where the limits above leave fewer groups.
@@ -2117,8 +2122,7 @@ inline int64_t backward_groups(int64_t resident, int64_t rows, int64_t cols, int
 // Blocks a multiprocessor for the staged backward of kStagedRowElementsPerSM's case: the fewest of the
 // `held` the multiprocessor holds whose rows (row_elements each) come to kStagedRowElementsPerSM.
 inline int64_t backward_blocks_per_sm(int64_t held, int64_t row_elements) {
-  const int64_t enough = (kStagedRowElementsPerSM + row_elements - 1) / row_elements;
-  return std::min(held, std::max<int64_t>(1, enough));
+  return std::min(held, (kStagedRowElementsPerSM + row_elements - 1) / row_elements);  // at least 1
 }
 
 // grad_weight (and grad_bias where params is 2) = the sums of the `count` rows of `workspace` (float,
@@ -2391,7 +2395,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
               const int size_index = g.block_threads() / core::kWarp - 1;
               int64_t blocks_per_sm = core::max_blocks_per_sm(
                   kernel, g.block_threads(), smem, blocks_per_sm_cache[tensors_index][size_index].data());
-              if constexpr (!Norm<float>::kCentered && sizeof(scalar_t) == 2 && kItems > 1 && kStages > 0) {
+              if constexpr (!Norm<float>::kCentered && sizeof(scalar_t) == 2 && kItems > 1 && kStages > 0 &&
+                            !kShifted) {
                 blocks_per_sm = backward_blocks_per_sm(blocks_per_sm, g.rows_per_block * cols);
               }
               resident = blocks_per_sm * core::multiprocessor_count();
