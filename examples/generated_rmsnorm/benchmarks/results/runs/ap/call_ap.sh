@@ -23,6 +23,7 @@
 # into runs/ap/PHASE/ with the console output as console.txt; then land_ap.py and
 # `scaffold results-table --write`. From call AV on (session 45), a later landing whose change needs
 # these same phases takes them under its own name: `CALL=av bash call_ap.sh 1` packs res_av1.tgz.
+#   SUITE=NORM bash call_ap.sh 4  (from call AW on) NORM's suite again, alone (layer_norm unless named)
 phase=$1
 . "$(dirname "$0")/../call_lib.sh" "${CALL:-ap}$phase"
 limit=580
@@ -56,6 +57,9 @@ case $phase in
     build rmsnorm 4 &
     wait
     two_gpu_suite rmsnorm 0,1 --skip-build ;;
-  *) echo "usage: call_ap.sh 1|2|3"; exit 2 ;;
+  4)  # (from call AW on) one norm's suite again, alone, both GPUs visible: where phase 3's memcheck
+      # run beside other suites printed 0 errors and aborted as its process ended (exit 6)
+    two_gpu_suite "${SUITE:-layer_norm}" 0,1 ;;
+  *) echo "usage: call_ap.sh 1|2|3|4"; exit 2 ;;
 esac
 echo "done at $(elapsed) s"; pack

@@ -9,7 +9,8 @@
 Usage (in the repository's venv): python3 land_ap.py [--check]; then `scaffold results-table --write`.
 A later landing that ran call_ap.sh's phases under its own name (CALL=NAME, unpacked into runs/NAME/1/
 to 3/): python3 land_ap.py --call NAME [--check] (call AV's records too, which a land_av.py holding
-the same description landed)."""
+the same description landed). `--suite PROJECT=PHASE` (from call AW on) lands PROJECT's suite, with
+the build log of its own build, from PHASE (call_ap.sh 4: a suite again, alone) instead."""
 
 import dataclasses
 import sys
@@ -38,11 +39,35 @@ AP = landing.Landing(
     two_families="3",
 )
 
+USAGE = "usage: land_ap.py [--call NAME] [--suite PROJECT=PHASE] [--check]"
+
+
+def option(args: list[str], name: str) -> str | None:
+    """The value after `name` in args (removing both), or None where it is absent."""
+    if name not in args:
+        return None
+    at = args.index(name)
+    if at + 1 >= len(args):
+        sys.exit(USAGE)
+    value = args[at + 1]
+    del args[at : at + 2]
+    return value
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
-    if "--call" in args:
-        if args.index("--call") + 1 >= len(args):
-            sys.exit("usage: land_ap.py [--call NAME] [--check]")
-        name = args[args.index("--call") + 1]
+    name = option(args, "--call")
+    if name is not None:
         AP = dataclasses.replace(AP, call=HERE.parent / name)
+    rerun = option(args, "--suite")
+    if rerun is not None:
+        project, _, phase = rerun.partition("=")
+        if project not in AP.suites or not phase:
+            sys.exit(USAGE)
+        AP = dataclasses.replace(
+            AP,
+            phases=AP.phases + [phase] * (phase not in AP.phases),
+            suites={**AP.suites, project: phase},
+            builds={**AP.builds, project: f"{phase}/{project}/build.log"},
+        )
     landing.main(AP, args)
