@@ -2,7 +2,7 @@
 # Lab AX (issue 11), prepared in session 45 (2026-11-30) for a later session: `keep5`, the backward
 # without its float32 workspace as a kernel build of its own (kKeep; template_keep5.diff, which
 # applies after ../av/template_noshift.diff), for every norm, before a landing. One call on two H200s
-# of one host (nvidia-h200-x2; about 520 s by call AV's build times and suite times; one GPU runs it
+# of one host (nvidia-h200-x2; about 520 s by call AV's build times and suite times, more with part 3; one GPU runs it
 # all in turn, longer), carrying .gpu rendered from a clone with the diffs applied, made from the
 # repository's root:
 #   rm -rf /tmp/axclone && git clone -q . /tmp/axclone && (cd /tmp/axclone && R=examples/generated_rmsnorm/benchmarks/results/runs &&
@@ -22,6 +22,11 @@
 #    exactly the kept rows, with and without the workspace): racecheck of the residual-add RMSNorm
 #    and of LayerNorm (whose kept rows fill every stage: two of two), memcheck of RMSNorm and of
 #    LayerNorm.
+# 3. (session 46; on two GPUs, between parts 1 and 2) ddp_ax.py: the training step's time under
+#    DistributedDataParallel (NCCL all-reducing while the backward runs) with and without the
+#    workspace, RMSNorm's and the residual-add RMSNorm's, each setting's gradients compared, the
+#    backward kernels each ran (its docstring). Lab AX0 (lab_ax0.sh) ran RMSNorm's first tests,
+#    bfloat16 times, memcheck and racecheck; this lab runs them again with the rest.
 # Nothing is started with too little of the limit left (call_lib.sh). Results in $OUT/res_ax.tgz:
 # unpack with `mkdir -p ax && tar xzf res_ax.tgz -C ax --strip-components=1` in runs/ax/, add
 # console.txt, then `python3 ../au/summary_au.py ../ax/ax keep > summary_ax.txt` (times over the two
@@ -60,8 +65,19 @@ sanitize1() {
   lab_sanitize rmsnorm_keep rms_norm memcheck "$g1"
   lab_sanitize layer_norm_keep layer_norm memcheck "$g1"
 }
+ddp3() {  # (session 46) ddp_ax.py on both GPUs: RMSNorm, then the residual-add RMSNorm, 100 s each at most
+  local p l
+  for p in rmsnorm fused_add_rms_norm; do
+    l=$(( $(lab_left) - 200 )); [ "$l" -gt 100 ] && l=100
+    [ "$l" -gt 30 ] || { echo "ddp $p not run: $(elapsed) s"; continue; }
+    (cd "$L/${p}_keep" && timeout "$l" python3 "$G/ddp_ax.py" "${OP[$p]}" "$R/ddp_$p.json" > "$R/ddp_$p.log" 2>&1
+     echo "ddp $p exit $? at $(elapsed) s: $(tail -n 1 "$R/ddp_$p.log")")
+    pack
+  done
+}
 if [ "$gpus" -gt 1 ]; then
   tests0 & tests1 & wait
+  ddp3
   times0 & sanitize1 & wait
 else
   tests0; tests1; times0; sanitize1
