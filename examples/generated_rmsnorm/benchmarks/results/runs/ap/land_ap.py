@@ -70,4 +70,6 @@ if __name__ == "__main__":
             suites={**AP.suites, project: phase},
             builds={**AP.builds, project: f"{phase}/{project}/build.log"},
         )
+    if args not in ([], ["--check"]):  # (a misspelt --check would otherwise land)
+        sys.exit(USAGE)
     landing.main(AP, args)
