@@ -24,6 +24,9 @@
 # `scaffold results-table --write`. From call AV on (session 45), a later landing whose change needs
 # these same phases takes them under its own name: `CALL=av bash call_ap.sh 1` packs res_av1.tgz.
 #   SUITE=NORM bash call_ap.sh 4  (from call AW on) NORM's suite again, alone (layer_norm unless named)
+#   DDP=1 bash call_ap.sh 1  (from session 46 on) phase 1, then ../ax/ddp_ax.py (DDP's training step with
+#                      and without the workspace) in RMSNorm's and the residual-add RMSNorm's projects,
+#                      on both GPUs, in what is left of the limit (90 s each at most)
 phase=$1
 . "$(dirname "$0")/../call_lib.sh" "${CALL:-ap}$phase"
 limit=580
@@ -46,7 +49,16 @@ case $phase in
     }
     (CUDA_VISIBLE_DEVICES=0 bench rmsnorm; pack; second 0 layer_norm) &
     (CUDA_VISIBLE_DEVICES=1 bench fused_add_rms_norm; pack; second 1 fused_add_layer_norm) &
-    wait ;;
+    wait
+    if [ -n "${DDP:-}" ]; then  # (from session 46, for keep5's landing) ../ax/ddp_ax.py on both GPUs
+      for p in rmsnorm fused_add_rms_norm; do
+        l=$(( limit - $(elapsed) )); [ "$l" -gt 90 ] && l=90
+        [ "$l" -ge 45 ] || { echo "ddp $p not run: $(elapsed) s"; continue; }
+        (cd "$X/$p" && timeout "$l" python3 "$G/../ax/ddp_ax.py" "${OP[$p]}" "$R/ddp_$p.json" > "$R/ddp_$p.log" 2>&1
+         echo "ddp $p exit $? at $(elapsed) s: $(tail -n 1 "$R/ddp_$p.log")")
+        pack
+      done
+    fi ;;
   2)
     (build fused_add_rms_norm 16 && two_gpu_suite fused_add_rms_norm 0,1 --skip-build) &
     (build fused_add_layer_norm 16 && two_gpu_suite fused_add_layer_norm 1,0 --skip-build) &
