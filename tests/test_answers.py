@@ -1,7 +1,9 @@
 """The template's questions: defaults render, invalid answers are refused with a useful message."""
 
+import ast
 import importlib.util
 import keyword
+import re
 import sys
 
 import pytest
@@ -24,6 +26,44 @@ def test_keyword_lists_cover_cpp_types_and_statements():
     assert {"int", "class", "template", "namespace", "return", "float", "double", "auto", "true"} <= set(
         _list("cpp_keywords")
     )
+
+
+def _module_level_names(source: str) -> set[str]:
+    """The names a module's own statements bind (imports, definitions, assignments), those under its
+    if, try and for statements included, not those inside its functions and classes."""
+    names: set[str] = set()
+
+    def visit(statements):
+        for node in statements:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.For)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
+            for field in ("body", "orelse", "finalbody"):
+                if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    visit(getattr(node, field, []))
+            for handler in getattr(node, "handlers", []):
+                visit(handler.body)
+
+    visit(ast.parse(source).body)
+    return names
+
+
+def test_reserved_names_cover_what_the_package_defines(render_project):
+    """An operator's module, ops/<op_name>.py, becomes an attribute of the ops package, and the
+    package re-exports its function: an op_name that either __init__.py binds, or that names a folder
+    of the package, would replace it (an operator named import_operator or public_api left a package
+    that failed to import or to test). Every such name that could be an op_name is reserved."""
+    package = render_project() / "src" / "fused_bias_activation"
+    names = {path.name.removesuffix(".py") for path in package.iterdir()}
+    for init in (package / "__init__.py", package / "ops" / "__init__.py"):
+        names |= _module_level_names(init.read_text())
+    possible = {name for name in names if re.fullmatch("[a-z][a-z0-9_]*", name)}
+    assert {"import_operator", "public_api", "ops", "families"} <= possible  # the walk found them
+    assert possible - set(_list("reserved_names")) - set(_list("python_keywords")) == set()
 
 
 def test_every_answer_has_a_default(render_project):
@@ -55,6 +95,8 @@ BAD_ANSWERS = [
     ("op_name", "time", "like the system header <time.h>"),
     ("op_name", "math", "like the system header <math.h>"),
     ("op_name", "module", "op_name 'module' is reserved"),
+    ("op_name", "public_api", "op_name 'public_api' is reserved"),
+    ("op_name", "import_operator", "op_name 'import_operator' is reserved"),
     ("op_name", "o" * 33, "op_name has 33 characters; at most 32"),
     ("package_name", "p" * 33, "package_name has 33 characters; at most 32"),
     ("namespace", "n" * 33, "namespace has 33 characters; at most 32"),

@@ -462,6 +462,27 @@ def test_an_operator_is_added_only_at_the_projects_template_version(template_rep
     assert yaml.safe_load((generated / ".copier-answers.bias_relu.yml").read_text())["_commit"] == "v0.2.0"
 
 
+@pytest.mark.parametrize("made_at", ["untagged", "after_a_tag"])
+def test_an_operator_is_added_at_the_projects_commit_once_it_is_tagged(template_repo, tmp_path, made_at):
+    """git describe names an untagged commit by its hash (or as v0.1.0-1-g<hash> after a tag), and by
+    its tag once it has one: a project made before the tag records the other name of the commit
+    that adding an operator now renders, which is not refused."""
+    if made_at == "untagged":
+        git(template_repo.root, "tag", "-d", "v0.1.0")
+    else:
+        git(template_repo.root, "commit", "-q", "--allow-empty", "-m", "after v0.1.0")
+    project = template_repo.copy(tmp_path / "project", {"op_name": "my_op"}, vcs_ref="HEAD")
+    recorded = yaml.safe_load((project / ".copier-answers.yml").read_text())["_commit"]
+    assert re.fullmatch("[0-9a-f]{7,40}" if made_at == "untagged" else r"v0\.1\.0-1-g[0-9a-f]{7,40}", recorded)
+    git(project, "init", "-q")
+    commit_all(project, "generated")
+    git(template_repo.root, "tag", "v0.1.1")  # the commit the project was made from
+    answers = {"op_name": "bias_relu", "activation": "relu"}
+    template_repo.copy(project, answers, answers_file=".copier-answers.bias_relu.yml")
+    assert (project / "csrc/bias_relu.h").is_file()
+    assert yaml.safe_load((project / ".copier-answers.bias_relu.yml").read_text())["_commit"] == "v0.1.1"
+
+
 def test_the_readme_lifecycle_commands_work_as_written(template_repo, tmp_path):
     """Runs the README's "Project lifecycle" block with TEMPLATE set to a tagged template."""
     readme = (render.TEMPLATE_ROOT / "README.md").read_text()

@@ -203,14 +203,15 @@ class RMSNormLayer(nn.Module):
         else:
             self.register_parameter("weight", None)
             # The scale the kernels multiply by without a learnable weight: 1 (0 when zero-centred).
-            unit = torch.zeros if self.zero_centered_weight else torch.ones
-            self.register_buffer("_unit_weight", unit(n, device=device, dtype=dtype), persistent=False)
+            self.register_buffer("_unit_weight", torch.empty(n, device=device, dtype=dtype), persistent=False)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.weight is not None:
-            # The identity scale: 1, or 0 for a weight that multiplies as (1 + weight).
-            (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self.weight)
+        # The identity scale: 1, or 0 for a weight that multiplies as (1 + weight). The unit weight
+        # too: a buffer outside the state_dict, which a layer made on the meta device and moved with
+        # to_empty() gets back only here.
+        identity = nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_
+        identity(self.weight if self.weight is not None else self._unit_weight)
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without a learnable weight, the unit scale in x's dtype (exact in any), as torch.nn.RMSNorm
@@ -253,16 +254,16 @@ class LayerNormLayer(nn.Module):
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if self.weight is None:
-            self.register_buffer("_unit_weight", torch.ones(n, **factory), persistent=False)
+            self.register_buffer("_unit_weight", torch.empty(n, **factory), persistent=False)
         if self.bias is None:
-            self.register_buffer("_zero_bias", torch.zeros(n, **factory), persistent=False)
+            self.register_buffer("_zero_bias", torch.empty(n, **factory), persistent=False)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.weight is not None:
-            nn.init.ones_(self.weight)
-        if self.bias is not None:
-            nn.init.zeros_(self.bias)
+        # The unit weight and zero bias buffers too (outside the state_dict: a layer made on the meta
+        # device and moved with to_empty() gets them back only here).
+        nn.init.ones_(self.weight if self.weight is not None else self._unit_weight)
+        nn.init.zeros_(self.bias if self.bias is not None else self._zero_bias)
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
