@@ -1269,6 +1269,39 @@ def test_layer_takes_x_of_any_dtype_as_torch_nn_does(spec, device, elementwise_a
     assert repr(ours).partition("(")[2] == repr(theirs).partition("(")[2]
 
 
+WEIGHT_DTYPE_PAIRS = [
+    (torch.float32, torch.bfloat16),
+    (torch.float32, torch.float16),
+    (torch.float32, torch.float64),
+    (torch.bfloat16, torch.float16),
+    (torch.float16, torch.float64),
+]
+
+
+@pytest.mark.parametrize(("x_dtype", "layer_dtype"), WEIGHT_DTYPE_PAIRS, ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_layer_takes_a_weight_of_another_dtype_as_torch_nn_does(spec, device, x_dtype, layer_dtype):
+    # torch.nn.RMSNorm takes a weight of any floating dtype (a bfloat16 layer on a float32 x under
+    # CPU autocast) and gives y in x's dtype; torch.nn.LayerNorm refuses such pairs, and so does ours.
+    ours = spec.layer(48, device=device, dtype=layer_dtype)
+    with torch.no_grad():
+        for p in ours.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    x = (3 * torch.randn(16, 48, device=device) + 1).to(x_dtype)
+    if spec.has_bias:
+        with pytest.raises((TypeError, RuntimeError), match="weight|bias|dtype"):
+            ours(x)
+        return
+    y = ours(x)
+    assert y.dtype == x_dtype
+    params = [p.detach().double() for p in ours.parameters()]
+    no_residual = [torch.zeros_like(x.double())] if spec.residual_add else []  # what ours(x) adds
+    expected = outputs_of(spec, spec.reference(x.double(), *no_residual, *params, layer_eps(ours, x_dtype)))[0]
+    assert_close(y, expected, x_dtype)
+    y.float().sum().backward()
+    assert ours.weight.grad.dtype == layer_dtype
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
 def test_layer_default_eps_is_torch_nns(spec, device, dtype):
