@@ -1338,21 +1338,30 @@ def test_layer_norm_without_a_bias_is_a_drop_in(spec, device):
     torch.testing.assert_close(ours(x16), expected)
 
 
+@pytest.mark.parametrize("then", ["reset_parameters", "load_state_dict"])
 @pytest.mark.parametrize("form", [{}, {"elementwise_affine": False}, {"bias": False}], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
-def test_layer_made_on_the_meta_device_is_initialized_by_reset_parameters(spec, device, form):
+def test_layer_made_on_the_meta_device_computes_as_one_made_on_the_device(spec, device, form, then, monkeypatch):
     # Deferred initialization, as FSDP2 and torchtitan do it: made on the meta device, moved with
     # to_empty() (its memory left as it was: NaN here, to stand for whatever was there), then
-    # reset_parameters(). The layer must compute what one made on the device does, its buffers
-    # outside the state_dict (the unit weight and zero bias without learnable ones) included.
+    # reset_parameters() or a checkpoint's state_dict. The layer must compute what one made on the
+    # device does, its buffers outside the state_dict (the unit weight and zero bias without
+    # learnable ones) included.
     if "bias" in form and not spec.has_bias:
         pytest.skip("RMSNorm has no bias")
     made = spec.layer(48, device=device, **form)
-    deferred = spec.layer(48, device="meta", **form).to_empty(device=device)
     with torch.no_grad():
-        for tensor in [*deferred.parameters(), *deferred.buffers()]:
-            tensor.fill_(float("nan"))
-    deferred.reset_parameters()
+        for p in made.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    deferred = spec.layer(48, device="meta", **form)
+    monkeypatch.setattr(torch, "empty_like", lambda t, **kwargs: torch.full_like(t, float("nan"), **kwargs))
+    deferred.to_empty(device=device)
+    monkeypatch.undo()
+    if then == "reset_parameters":
+        made.reset_parameters()
+        deferred.reset_parameters()
+    else:
+        deferred.load_state_dict(made.state_dict())
     x = 3 * torch.randn(16, 48, device=device) + 1
     torch.testing.assert_close(deferred(x), made(x))
 

@@ -166,6 +166,16 @@ def _apply(
     return function(x, residual, *parameters, _default_eps(x.dtype) if eps is None else eps)
 
 
+def _refilled(layer: nn.Module, moved: nn.Module) -> nn.Module:
+    """A layer after nn.Module._apply (to(), cuda(), half(), to_empty(), ...), its constants filled
+    again. The unit weight and zero bias a layer without learnable parameters keeps are buffers outside
+    the state_dict: to_empty() (deferred initialization, as FSDP2 does it) leaves them as the memory
+    was, and no checkpoint restores them, so every move fills them; torch.nn's layers have no such
+    state."""
+    layer._fill_constants()
+    return moved
+
+
 # RMSNormLayer.forward: the x dtypes whose layer takes a weight of any floating dtype, in float32 (a
 # weight of another kind is left to the operator to refuse, naming the argument).
 _WEIGHT_TO_FLOAT32 = (torch.float32, torch.float16, torch.bfloat16)
@@ -212,11 +222,18 @@ class RMSNormLayer(nn.Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        # The identity scale: 1, or 0 for a weight that multiplies as (1 + weight). The unit weight
-        # too: a buffer outside the state_dict, which a layer made on the meta device and moved with
-        # to_empty() gets back only here.
-        identity = nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_
-        identity(self.weight if self.weight is not None else self._unit_weight)
+        # The identity scale: 1, or 0 for a weight that multiplies as (1 + weight).
+        if self.weight is not None:
+            (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self.weight)
+        self._fill_constants()
+
+    def _fill_constants(self) -> None:
+        """The unit weight, where there is no learnable one: 1, or 0 when zero-centred."""
+        if self.weight is None:
+            (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self._unit_weight)
+
+    def _apply(self, fn, recurse=True):
+        return _refilled(self, super()._apply(fn, recurse))
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without a learnable weight, the unit scale in x's dtype (exact in any), as torch.nn.RMSNorm
@@ -270,10 +287,21 @@ class LayerNormLayer(nn.Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        # The unit weight and zero bias buffers too (outside the state_dict: a layer made on the meta
-        # device and moved with to_empty() gets them back only here).
-        nn.init.ones_(self.weight if self.weight is not None else self._unit_weight)
-        nn.init.zeros_(self.bias if self.bias is not None else self._zero_bias)
+        if self.weight is not None:
+            nn.init.ones_(self.weight)
+        if self.bias is not None:
+            nn.init.zeros_(self.bias)
+        self._fill_constants()
+
+    def _fill_constants(self) -> None:
+        """The unit weight and zero bias, where there are no learnable ones."""
+        if self.weight is None:
+            nn.init.ones_(self._unit_weight)
+        if self.bias is None:
+            nn.init.zeros_(self._zero_bias)
+
+    def _apply(self, fn, recurse=True):
+        return _refilled(self, super()._apply(fn, recurse))
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
