@@ -1294,9 +1294,9 @@ def test_layer_takes_a_weight_of_another_dtype_as_torch_nn_does(spec, device, x_
         return
     y = ours(x)
     assert y.dtype == x_dtype
-    params = [p.detach().double() for p in ours.parameters()]
-    no_residual = [torch.zeros_like(x.double())] if spec.residual_add else []  # what ours(x) adds
-    expected = outputs_of(spec, spec.reference(x.double(), *no_residual, *params, layer_eps(ours, x_dtype)))[0]
+    x64, params = x.double(), [p.detach().double() for p in ours.parameters()]
+    no_residual = [torch.zeros_like(x64)] if spec.residual_add else []  # what ours(x) adds
+    expected = outputs_of(spec, spec.reference(x64, *no_residual, *params, layer_eps(ours, x_dtype)))[0]
     assert_close(y, expected, x_dtype)
     y.float().sum().backward()
     assert ours.weight.grad.dtype == layer_dtype
@@ -1341,7 +1341,7 @@ def test_layer_norm_without_a_bias_is_a_drop_in(spec, device):
 @pytest.mark.parametrize("then", ["reset_parameters", "load_state_dict"])
 @pytest.mark.parametrize("form", [{}, {"elementwise_affine": False}, {"bias": False}], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
-def test_layer_made_on_the_meta_device_computes_as_one_made_on_the_device(spec, device, form, then, monkeypatch):
+def test_deferred_layer_computes_as_one_made_on_the_device(spec, device, form, then, monkeypatch):
     # Deferred initialization, as FSDP2 and torchtitan do it: made on the meta device, moved with
     # to_empty() (its memory left as it was: NaN here, to stand for whatever was there), then
     # reset_parameters() or a checkpoint's state_dict. The layer must compute what one made on the
@@ -1354,7 +1354,7 @@ def test_layer_made_on_the_meta_device_computes_as_one_made_on_the_device(spec, 
         for p in made.parameters():
             p.add_(0.1 * torch.randn_like(p))
     deferred = spec.layer(48, device="meta", **form)
-    monkeypatch.setattr(torch, "empty_like", lambda t, **kwargs: torch.full_like(t, float("nan"), **kwargs))
+    monkeypatch.setattr(torch, "empty_like", lambda t, **options: torch.full_like(t, float("nan"), **options))
     deferred.to_empty(device=device)
     monkeypatch.undo()
     if then == "reset_parameters":

@@ -239,10 +239,11 @@ class RMSNormLayer(nn.Module):
         # Without a learnable weight, the unit scale in x's dtype (exact in any), as torch.nn.RMSNorm
         # takes any x without one.
         weight = self.weight if self.weight is not None else self._unit_weight.to(x.dtype)
-        if x.dtype in _WEIGHT_TO_FLOAT32 and weight.is_floating_point() and weight.dtype not in (x.dtype, torch.float32):
-            # A weight of another floating dtype than the operator takes (x's, or float32 for a 16-bit
-            # x): in float32, as torch.nn.RMSNorm takes any such pair and gives y in x's dtype (a
-            # bfloat16 weight with a float32 x under CPU autocast; its gradient in the weight's dtype).
+        taken = (x.dtype, torch.float32)  # the weights the operator takes: x's dtype, or float32
+        if x.dtype in _WEIGHT_TO_FLOAT32 and weight.is_floating_point() and weight.dtype not in taken:
+            # Another floating dtype: in float32, as torch.nn.RMSNorm takes any such pair and gives y
+            # in x's dtype (a bfloat16 weight with a float32 x under CPU autocast; its gradient in the
+            # weight's dtype).
             weight = weight.float()
         return _apply(self, x, residual, (weight,), self.eps)
 
