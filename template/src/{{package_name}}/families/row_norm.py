@@ -166,14 +166,20 @@ def _apply(
     return function(x, residual, *parameters, _default_eps(x.dtype) if eps is None else eps)
 
 
-def _refilled(layer: nn.Module, moved: nn.Module) -> nn.Module:
-    """A layer after nn.Module._apply (to(), cuda(), half(), to_empty(), ...), its constants filled
-    again. The unit weight and zero bias a layer without learnable parameters keeps are buffers outside
-    the state_dict: to_empty() (deferred initialization, as FSDP2 does it) leaves them as the memory
-    was, and no checkpoint restores them, so every move fills them; torch.nn's layers have no such
-    state."""
-    layer._fill_constants()
-    return moved
+class _NormLayer(nn.Module):
+    """What the family's layers share: the constants a layer without learnable parameters keeps (its
+    unit weight, and LayerNorm's zero bias: `_fill_constants`) are buffers outside the state_dict.
+    to_empty() (deferred initialization, as FSDP2 does it) leaves them as the memory was, and no
+    checkpoint restores them, so every move (to(), cuda(), half(), to_empty(), ...) fills them again;
+    torch.nn's layers have no such state."""
+
+    def _fill_constants(self) -> None:
+        raise NotImplementedError
+
+    def _apply(self, fn, recurse=True):
+        moved = super()._apply(fn, recurse)
+        self._fill_constants()
+        return moved
 
 
 # RMSNormLayer.forward: the x dtypes whose layer takes a weight of any floating dtype, in float32 (a
@@ -189,7 +195,7 @@ RESIDUAL_FORWARD_DOC = """
     residual stream yet, as at a model's first norm) returns the norm of ``x``."""
 
 
-class RMSNormLayer(nn.Module):
+class RMSNormLayer(_NormLayer):
     """The family's RMSNorm layer, with the arguments, parameter and initial value of
     ``torch.nn.RMSNorm`` over the last dimension. Each operator's layer is a subclass that names its
     function. ``eps=None`` takes the machine epsilon of the type the norm computes in (float32 for a
@@ -232,9 +238,6 @@ class RMSNormLayer(nn.Module):
         if self.weight is None:
             (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self._unit_weight)
 
-    def _apply(self, fn, recurse=True):
-        return _refilled(self, super()._apply(fn, recurse))
-
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without a learnable weight, the unit scale in x's dtype (exact in any), as torch.nn.RMSNorm
         # takes any x without one.
@@ -251,7 +254,7 @@ class RMSNormLayer(nn.Module):
         return nn.RMSNorm.extra_repr(self)  # the installed torch's form
 
 
-class LayerNormLayer(nn.Module):
+class LayerNormLayer(_NormLayer):
     """The family's LayerNorm layer, with the arguments, parameters and initial values of
     ``torch.nn.LayerNorm`` over the last dimension. Each operator's layer is a subclass that names its
     function."""
@@ -300,9 +303,6 @@ class LayerNormLayer(nn.Module):
             nn.init.ones_(self._unit_weight)
         if self.bias is None:
             nn.init.zeros_(self._zero_bias)
-
-    def _apply(self, fn, recurse=True):
-        return _refilled(self, super()._apply(fn, recurse))
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
