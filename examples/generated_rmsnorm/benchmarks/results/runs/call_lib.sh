@@ -163,6 +163,17 @@ lab_sanitize() {
    echo "$3 $1 exit $? at $(elapsed) s: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$R/sanitizer_$3_$1.log" | tail -n 1)")
   pack
 }
+# ddp_time PROJECT DIR RESERVE (from session 46; lab AX and `DDP=1 call_ap.sh 1`): ax/ddp_ax.py (DDP's
+# training step with and without the backward's workspace) in the built project DIR on both GPUs,
+# its JSON and log in R/ddp_PROJECT.*, for at most 90 s and never into the last RESERVE seconds of
+# the script's `limit` (not started with under 45 s); packed.
+ddp_time() {
+  local l=$(( limit - $(elapsed) - $3 )); [ "$l" -gt 90 ] && l=90
+  [ "$l" -ge 45 ] || { echo "ddp $1 not run: $(elapsed) s"; return; }
+  (cd "$2" && timeout "$l" python3 "$G/../ax/ddp_ax.py" "${OP[$1]}" "$R/ddp_$1.json" > "$R/ddp_$1.log" 2>&1
+   echo "ddp $1 exit $? at $(elapsed) s: $(tail -n 1 "$R/ddp_$1.log")")
+  pack
+}
 [ -f "$X/${2:-.}/commit.txt" ] && cp "$X/${2:-.}/commit.txt" "$R/"
 nvidia-smi > "$R/nvidia_smi.txt" 2>&1
 python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.device_count())' > "$R/torch.txt" 2>&1

@@ -50,14 +50,8 @@ case $phase in
     (CUDA_VISIBLE_DEVICES=0 bench rmsnorm; pack; second 0 layer_norm) &
     (CUDA_VISIBLE_DEVICES=1 bench fused_add_rms_norm; pack; second 1 fused_add_layer_norm) &
     wait
-    if [ -n "${DDP:-}" ]; then  # (from session 46, for keep5's landing) ../ax/ddp_ax.py on both GPUs
-      for p in rmsnorm fused_add_rms_norm; do
-        l=$(( limit - $(elapsed) )); [ "$l" -gt 90 ] && l=90
-        [ "$l" -ge 45 ] || { echo "ddp $p not run: $(elapsed) s"; continue; }
-        (cd "$X/$p" && timeout "$l" python3 "$G/../ax/ddp_ax.py" "${OP[$p]}" "$R/ddp_$p.json" > "$R/ddp_$p.log" 2>&1
-         echo "ddp $p exit $? at $(elapsed) s: $(tail -n 1 "$R/ddp_$p.log")")
-        pack
-      done
+    if [ -n "${DDP:-}" ]; then  # (from session 46, for keep5's landing; call_lib.sh's ddp_time)
+      for p in rmsnorm fused_add_rms_norm; do ddp_time "$p" "$X/$p" 0; done
     fi ;;
   2)
     (build fused_add_rms_norm 16 && two_gpu_suite fused_add_rms_norm 0,1 --skip-build) &

@@ -67,16 +67,9 @@ sanitize1() {
   lab_sanitize fused_add_rms_norm_keep fused_add_rms_norm racecheck "$g1"
   lab_sanitize layer_norm_keep layer_norm memcheck "$g1"
 }
-ddp3() {  # ddp_ax.py on both GPUs: RMSNorm, then the residual-add RMSNorm; 90 s each at most, and
-  # never into the last 230 s (part 2's)
-  local p l
-  for p in rmsnorm fused_add_rms_norm; do
-    l=$(( $(lab_left) - 230 )); [ "$l" -gt 90 ] && l=90
-    [ "$l" -ge 40 ] || { echo "ddp $p not run: $(elapsed) s"; continue; }
-    (cd "$L/${p}_keep" && timeout "$l" python3 "$G/ddp_ax.py" "${OP[$p]}" "$R/ddp_$p.json" > "$R/ddp_$p.log" 2>&1
-     echo "ddp $p exit $? at $(elapsed) s: $(tail -n 1 "$R/ddp_$p.log")")
-    pack
-  done
+ddp3() {  # call_lib.sh's ddp_time: RMSNorm, then the residual-add RMSNorm, never into part 3's 230 s
+  ddp_time rmsnorm "$L/rmsnorm_keep" 230
+  ddp_time fused_add_rms_norm "$L/fused_add_rms_norm_keep" 230
 }
 if [ "$gpus" -gt 1 ]; then
   tests0 & tests1 & wait
