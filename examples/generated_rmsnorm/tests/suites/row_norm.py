@@ -1050,6 +1050,19 @@ def test_forward_mode_ad_is_refused(spec, device):
             spec.function(dual, *xs[1:], *params)
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_torch_func_grad_goes_only_through_inputs_it_does_not_differentiate(spec, device):
+    # As the README says: PyTorch refuses the C++ autograd formula inside torch.func.grad (and vjp,
+    # jacrev), with its own message; a call on inputs the transform does not differentiate works.
+    xs, params, _ = make_inputs(spec, (4, 16), torch.float64, device)
+    with pytest.raises(RuntimeError, match="functorch transforms"):
+        torch.func.grad(lambda x: outputs_of(spec, spec.function(x, *xs[1:], *params))[0].sum())(xs[0])
+    scale = torch.randn(4, 16, dtype=torch.float64, device=device)
+    grad = torch.func.grad(lambda s: (s * outputs_of(spec, spec.function(*xs, *params))[0]).sum())(scale)
+    expected = outputs_of(spec, spec.reference(*xs, *params, spec.default_eps))[0]
+    assert_close(grad, expected, torch.float64)
+
+
 @pytest.mark.parametrize("requires_grad", [False, True])
 @pytest.mark.parametrize("param_dtype", [None, torch.float32], ids=["same", "float32"])
 @pytest.mark.parametrize("device", DEVICES)
