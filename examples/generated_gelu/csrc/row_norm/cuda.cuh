@@ -1484,6 +1484,183 @@ __device__ __forceinline__ S far_row_sums(const scalar_t* __restrict__ x_row,
   return row_reduce(sums, row_threads, smem);
 }
 
+// The backward without a workspace (kKeep, where the host finds that it applies: the rows staged
+// from each row's start, without a cluster, every row group at least kept_rows of them, and a
+// cooperative launch, so that the whole grid is resident and can wait at grid barriers). Each row
+// group keeps the grad_x of its last kept_rows rows back in their stages (x's slots, once read) and
+// writes its float sums of the parameters' gradients where those rows go in grad_x; the grid then
+// sums every group's sums in a fixed order, and each group writes its kept rows last. The backward
+// then allocates only its outputs, where the workspace added a row of N floats (two with a bias) for
+// every row group (lab AT6: peak memory at or below eager's where it applied). Labs AT to AT6 of the
+// example's benchmarks/results/runs/ (H200; at/keep4.diff): the backward took 1.01 to 1.06 times as
+// long at the large shapes, and 1.2 to 1.6 at 4096 x 1024 (one vector a thread, where it does not
+// apply).
+//
+// Rows of grad_x that hold a row group's sums: N sums a parameter (RMSNorm: grad_weight's;
+// LayerNorm: grad_bias's too) of sizeof(opmath_t) bytes, in rows of N * sizeof(scalar_t).
+template <template <typename> class Norm, typename scalar_t>
+constexpr int kept_rows() {
+  return (Norm<float>::kBias ? 2 : 1) *
+         static_cast<int>(sizeof(at::opmath_type<scalar_t>) / sizeof(scalar_t));
+}
+
+// The rows row group g walks, of `groups` row groups each starting at its index and stepping by
+// `groups`.
+__host__ __device__ inline int64_t group_rows(int64_t g, int64_t rows, int64_t groups) {
+  return rows / groups + (g < rows % groups ? 1 : 0);
+}
+
+// The end of kKeep's backward, after every row group has worked its rows: acc_w (acc_b) are the
+// thread's sums of its columns of grad_weight (grad_bias); the group's last kept_rows rows of grad_x
+// are in stage (index % kStages)'s x slots. 1. The thread writes its sums over those rows of grad_x:
+// sum c of the params x N (grad_weight's, then grad_bias's) of group g lies in its kept row
+// c / per_row at c % per_row (per_row = N sizeof(scalar_t) / sizeof(opmath_t)). 2. A grid barrier.
+// 3. Block b adds up units [U b / B, U (b + 1) / B) of the U = params N / kChunk units of kChunk
+// columns (16 bytes): `lanes` units side by side (a power of two up to the warp), `subsets` threads
+// for each, a thread every subsets-th group in group order, kBatch loads issued together; the
+// subsets' totals are then added by a fixed tree (shuffles within each warp, then the warps in order
+// through stage 0's grad_out slots, which the rows no longer need): the same order on every run of
+// the same grid. It reads through L2 (ld.global.cg), which other multiprocessors wrote, and writes
+// grad_weight (grad_bias) rounded to param_t. 4. A grid barrier. 5. The group writes its kept rows.
+// (Indices in integers, pointers formed only where they are read or written: none past grad_x.)
+template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
+          int kStages, typename AccW, typename AccB>
+__device__ __forceinline__ void keep_sums_in_grad_x(
+    const AccW& acc_w, const AccB& acc_b, scalar_t* __restrict__ grad_x, param_t* __restrict__ grad_weight,
+    param_t* __restrict__ grad_bias, core::Vector<scalar_t, kVec>* staging, int staged_stride,
+    int staged_slot, int staged_tensors, int row_threads, int64_t own_group, int64_t own_rows, int64_t rows,
+    int64_t cols, int64_t groups) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  using V = core::Vector<scalar_t, kVec>;
+  constexpr bool kBias = Norm<opmath_t>::kBias;
+  constexpr int kParams = kBias ? 2 : 1;
+  constexpr int kKeepRows = kept_rows<Norm, scalar_t>();
+  constexpr int kChunk = core::kMaxVectorBytes / static_cast<int>(sizeof(opmath_t));
+  static_assert(kVec % kChunk == 0, "a vector's sums are whole 16-byte chunks");
+  using C = core::Vector<opmath_t, kChunk>;
+  const int t = static_cast<int>(threadIdx.x) % row_threads;
+  const int64_t col_vecs = cols / kVec;
+  const int64_t per_row =
+      cols * static_cast<int64_t>(sizeof(scalar_t)) / static_cast<int64_t>(sizeof(opmath_t));
+  opmath_t* const sums = reinterpret_cast<opmath_t*>(grad_x);
+  // 1. This group's sums into its kept rows.
+  const int64_t own_first_kept = own_group + (own_rows - kKeepRows) * groups;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int64_t j = static_cast<int64_t>(i) * row_threads + t;
+    if (j >= col_vecs) continue;
+#pragma unroll
+    for (int e0 = 0; e0 < kVec; e0 += kChunk) {
+      C w, b;
+#pragma unroll
+      for (int e = 0; e < kChunk; ++e) {
+        w.v[e] = acc_w[i][e0 + e];
+        if constexpr (kBias) b.v[e] = acc_b[i][e0 + e];
+      }
+      const auto put = [&](int64_t c, const C& value) {
+        const int64_t k = c / per_row;
+        *reinterpret_cast<C*>(sums + (own_first_kept + k * groups) * per_row + (c - k * per_row)) = value;
+      };
+      put(j * kVec + e0, w);
+      if constexpr (kBias) put(cols + j * kVec + e0, b);
+    }
+  }
+  cooperative_groups::this_grid().sync();
+  // 3. This block's units, over every row group.
+  {
+    const int64_t units = kParams * cols / kChunk;
+    const int64_t blocks = gridDim.x;
+    const int64_t first_unit = units * blockIdx.x / blocks;
+    const int n = static_cast<int>(units * (blockIdx.x + 1) / blocks - first_unit);
+    const int threads = static_cast<int>(blockDim.x);
+    int lanes = 1;
+    while (lanes < n && lanes < core::kWarp) lanes *= 2;
+    const int subsets = threads / lanes;
+    const int lane = static_cast<int>(threadIdx.x) % lanes;
+    const int subset = static_cast<int>(threadIdx.x) / lanes;
+    const int warp = static_cast<int>(threadIdx.x) / core::kWarp;
+    const int64_t fewest = rows / groups, longer = rows % groups;
+    C* totals = reinterpret_cast<C*>(staging + staged_stride);  // stage 0's grad_out slots
+    constexpr int kBatch = 4;                                   // loads issued together
+    const auto load = [](const opmath_t* p) {
+      C v;
+      if constexpr (sizeof(opmath_t) == 4) {
+        const float4 f = __ldcg(reinterpret_cast<const float4*>(p));
+        v.v[0] = f.x, v.v[1] = f.y, v.v[2] = f.z, v.v[3] = f.w;
+      } else {
+        const double2 f = __ldcg(reinterpret_cast<const double2*>(p));
+        v.v[0] = f.x, v.v[1] = f.y;
+      }
+      return v;
+    };
+    for (int q0 = 0; q0 < n; q0 += lanes) {
+      const int q = q0 + lane;
+      C total;
+#pragma unroll
+      for (int e = 0; e < kChunk; ++e) total.v[e] = 0;
+      if (q < n) {
+        const int64_t c = (first_unit + q) * kChunk;
+        const int64_t k = c / per_row;
+        // Group g's sum c: in row g + (rows of g - kKeepRows + k) groups, at c - k per_row; the groups
+        // with the longer count of rows come first.
+        const int64_t short_start = (fewest - kKeepRows + k) * groups * per_row + (c - k * per_row);
+        const int64_t long_start = short_start + groups * per_row;
+        const auto at = [&](int64_t g) {
+          return sums + ((g < longer ? long_start : short_start) + g * per_row);
+        };
+        int64_t g = subset;
+        for (; g + (kBatch - 1) * subsets < groups; g += kBatch * subsets) {
+          C v[kBatch];
+#pragma unroll
+          for (int u = 0; u < kBatch; ++u) v[u] = load(at(g + u * subsets));
+#pragma unroll
+          for (int u = 0; u < kBatch; ++u) {
+#pragma unroll
+            for (int e = 0; e < kChunk; ++e) total.v[e] += v[u].v[e];
+          }
+        }
+        for (; g < groups; g += subsets) {
+          const C v = load(at(g));
+#pragma unroll
+          for (int e = 0; e < kChunk; ++e) total.v[e] += v.v[e];
+        }
+      }
+      // Within the warp: subsets lanes apart, halving (a fixed tree).
+      for (int offset = core::kWarp / 2; offset >= lanes; offset /= 2) {
+#pragma unroll
+        for (int e = 0; e < kChunk; ++e) total.v[e] += __shfl_down_sync(0xffffffffu, total.v[e], offset);
+      }
+      if (static_cast<int>(threadIdx.x) % core::kWarp < lanes) totals[warp * lanes + lane] = total;
+      __syncthreads();
+      if (warp == 0 && subset == 0 && q < n) {
+        for (int w = 1; w < threads / core::kWarp; ++w) {
+          const C v = totals[w * lanes + lane];
+#pragma unroll
+          for (int e = 0; e < kChunk; ++e) total.v[e] += v.v[e];
+        }
+        const int64_t c = (first_unit + q) * kChunk;
+        param_t* out = c < cols ? grad_weight + c : grad_bias + (c - cols);  // a unit lies in one of them
+#pragma unroll
+        for (int e = 0; e < kChunk; ++e) out[e] = static_cast<param_t>(total.v[e]);
+      }
+      __syncthreads();  // the next units' totals go where these were
+    }
+  }
+  cooperative_groups::this_grid().sync();
+  // 5. The kept rows, over the sums.
+  for (int k = 0; k < kKeepRows; ++k) {
+    const int64_t index = own_rows - kKeepRows + k;
+    const int s = static_cast<int>(index % kStages);
+    V* dx_row = reinterpret_cast<V*>(grad_x + (own_group + index * groups) * cols);
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const int64_t j = static_cast<int64_t>(i) * row_threads + t;
+      if (j < col_vecs)
+        dx_row[j] = staging[s * staged_tensors * staged_stride + staged_slot + i * row_threads];
+    }
+  }
+}
+
 // grad_x = rstd * (w dy - mean(w dy) - x_hat * mean(x_hat * w dy)) (RMSNorm: without mean(w dy)),
 // with w = weight (+ 1 for a zero-centred weight) and x_hat = (x - mean) * rstd.
 //
@@ -1518,12 +1695,13 @@ __device__ __forceinline__ S far_row_sums(const scalar_t* __restrict__ x_row,
 // is read from the constant bank; computed in the kernel, it held a register, and 16-bit kernels at 128
 // registers a thread spilled more (nvcc 13.0, sm_90a).
 template <template <typename> class Norm, typename scalar_t, typename param_t, int kVec, int kItems,
-          bool kInRegisters, int kStages, bool kShifted, bool kClustered>
+          bool kInRegisters, int kStages, bool kShifted, bool kClustered, bool kKeep>
 __global__ void __launch_bounds__(kMaxRowThreads)
     backward_kernel(const scalar_t* __restrict__ grad_out, const scalar_t* __restrict__ grad_residual_out,
                     const scalar_t* __restrict__ x, const param_t* __restrict__ weight,
                     scalar_t* __restrict__ grad_x, at::opmath_type<scalar_t>* __restrict__ partial,
-                    int64_t rows, int64_t cols, int row_threads, int passes, int cluster, int staged_tensors,
+                    param_t* __restrict__ grad_weight, param_t* __restrict__ grad_bias, int64_t rows,
+                    int64_t cols, int row_threads, int passes, int cluster, int staged_tensors,
                     at::opmath_type<scalar_t> eps, at::opmath_type<scalar_t> inv_n) {
   using opmath_t = at::opmath_type<scalar_t>;
   using V = core::Vector<scalar_t, kVec>;
@@ -1532,6 +1710,11 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   // kStages: the stages of the staging, 0 where the rows are not staged.
   constexpr bool kStaged = kStages > 0;
   static_assert(!kStaged || (kInRegisters && sizeof(V) == core::kMaxVectorBytes), "staging copies 16 bytes");
+  // kKeep: no workspace (`partial` is null); see kept_rows and keep_sums_in_grad_x.
+  static_assert(
+      !kKeep || (kStaged && !kShifted && !kClustered && kItems > 1 && kept_rows<Norm, scalar_t>() <= kStages),
+      "kept rows are staged rows of their own stages, from each row's start, without a cluster, at "
+      "several vectors a thread");
   // The turns of the cluster's slots (below): one a stage, or two where the rows are not staged.
   constexpr int kTurns = kStaged ? kStages : 2;
   // With a residual add, grad_residual_out (where given: the same for every thread) adds to grad_x.
@@ -1559,8 +1742,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   const int64_t blocks = cluster > 1 ? gridDim.x / cluster : gridDim.x;
   const int64_t partial_rows = blocks * rows_per_block;
   const int64_t first = cluster > 1 ? static_cast<int64_t>(cluster_rank()) * kItems * row_threads : 0;
-  opmath_t* partial_weight = partial + (block_index * rows_per_block + group) * cols;
-  opmath_t* partial_bias = partial_weight + partial_rows * cols;
+  // (No pointer into a workspace that kKeep does not have.)
+  opmath_t* partial_weight = kKeep ? nullptr : partial + (block_index * rows_per_block + group) * cols;
+  opmath_t* partial_bias = kKeep || !kBias ? nullptr : partial_weight + partial_rows * cols;
   opmath_t acc_w[kInRegisters ? kItems : 1][kVec] = {};
   opmath_t acc_b[kInRegisters && kBias ? kItems : 1][kVec] = {};
   opmath_t edge_w = 0, edge_b = 0;  // the sums of this thread's edge column (kShifted, kInRegisters)
@@ -1634,6 +1818,12 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   };
   [[maybe_unused]] bool first_row = true;
   int stage = 0;
+  // kKeep: this row group's rows, and the index among them of the row being worked on; its last
+  // kKeepRows rows of grad_x stay in their stages until the grid has summed the parameters' gradients.
+  constexpr int kKeepRows = kKeep ? kept_rows<Norm, scalar_t>() : 0;
+  const int64_t own_group = block_index * rows_per_block + group;
+  const int64_t own_rows = kKeep ? group_rows(own_group, rows, partial_rows) : 0;
+  [[maybe_unused]] int64_t row_index = 0;
   for (int s = 0; s < kTurns - 1; ++s) stage_row(block_index * rows_per_block + group + s * partial_rows, s);
 
   for (int64_t base = block_index * rows_per_block; base < rows; base += partial_rows) {
@@ -1774,10 +1964,14 @@ __global__ void __launch_bounds__(kMaxRowThreads)
 #pragma unroll
             for (int e = 0; e < kVec; ++e) out[e] += gr[e];
           }
-          dx_row[j] = core::round_to<scalar_t, kVec>(out);
+          if (kKeep && row_index >= own_rows - kKeepRows) {
+            *staged(stage, 0, i) = core::round_to<scalar_t, kVec>(out);  // x's slot, read: kept
+          } else {
+            dx_row[j] = core::round_to<scalar_t, kVec>(out);
+          }
           if constexpr (!kInRegisters) {
             opmath_t* pw = partial_weight + head + j * kVec;
-            opmath_t* pb = partial_bias + head + j * kVec;
+            opmath_t* pb = kBias ? partial_bias + head + j * kVec : nullptr;  // (none formed from null)
             using W = core::Vector<opmath_t, kVec>;
             W sum_w = first_row ? W{} : load_columns<kShifted, W>(pw);
             W sum_b{};
@@ -1812,13 +2006,18 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     // row's sums must be written first.
     if constexpr (kShifted && !kInRegisters) __syncthreads();
     first_row = false;
+    if constexpr (kKeep) ++row_index;
     stage = (stage + 1) % kTurns;
   }
   // No block leaves while its own stores of sums may still be on their way to a peer's shared memory (no
   // peer writes into this block's after its last wait).
   if constexpr (kClustered) cluster_sync();
 
-  if constexpr (kInRegisters) {
+  if constexpr (kKeep) {
+    keep_sums_in_grad_x<Norm, scalar_t, param_t, kVec, kItems, kStages>(
+        acc_w, acc_b, grad_x, grad_weight, grad_bias, reinterpret_cast<V*>(staging), staged_stride,
+        staged_slot, staged_tensors, row_threads, own_group, own_rows, rows, cols, partial_rows);
+  } else if constexpr (kInRegisters) {
     // Every column of the row group's workspace row, whether the group had rows or not.
     const int head = head_of(block_index * rows_per_block + group);
     const int64_t col_vecs = col_vecs_of(head);
@@ -1964,15 +2163,10 @@ bool kernel_has_clusters(Kernel kernel, ClusterCache& cache) {
   return answer > 0;
 }
 
-// A launch of `blocks` blocks of `threads` threads and `smem` bytes in clusters of `cluster` blocks,
-// whose cluster attribute lives in `attribute` (which must outlive the configuration's use).
-inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute& attribute, int64_t blocks, int threads,
-                                         size_t smem, cudaStream_t stream, int cluster) {
-  attribute = cudaLaunchAttribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
+// A launch of `blocks` blocks of `threads` threads and `smem` bytes with one launch attribute, which
+// lives in `attribute` (which must outlive the configuration's use).
+inline cudaLaunchConfig_t launch_config(cudaLaunchAttribute& attribute, int64_t blocks, int threads,
+                                        size_t smem, cudaStream_t stream) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(blocks));
   config.blockDim = dim3(static_cast<unsigned>(threads));
@@ -1981,6 +2175,49 @@ inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute& attribute, int64_t
   config.attrs = &attribute;
   config.numAttrs = 1;
   return config;
+}
+
+// launch_config's in clusters of `cluster` blocks.
+inline cudaLaunchConfig_t cluster_config(cudaLaunchAttribute& attribute, int64_t blocks, int threads,
+                                         size_t smem, cudaStream_t stream, int cluster) {
+  attribute = cudaLaunchAttribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  return launch_config(attribute, blocks, threads, smem, stream);
+}
+
+// Launches kernel<<<blocks, threads, smem, stream>>>(args...) as a cooperative launch (the whole grid
+// resident at once, so that its grid barriers wait on no block that is not placed): false, with
+// nothing launched and no error left, where the device refuses it (no cooperative launches, or too
+// large a grid for what it holds now, as beside a process under MPS); other errors throw.
+template <typename... Params, typename... Args>
+bool launch_cooperative(void (*kernel)(Params...), int64_t blocks, int threads, size_t smem,
+                        cudaStream_t stream, Args... args) {
+  // Whether the device takes cooperative launches, asked once a device (0: not asked yet, 1: no, 2: yes).
+  static core::OccupancyCache takes_cooperative{};
+  const int device = c10::cuda::current_device();
+  int answer = takes_cooperative[device].load(std::memory_order_relaxed);
+  if (answer == 0) {
+    int cooperative = 0;
+    C10_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    answer = cooperative != 0 ? 2 : 1;
+    takes_cooperative[device].store(answer, std::memory_order_relaxed);
+  }
+  if (answer == 1) return false;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeCooperative;
+  attribute.val.cooperative = 1;
+  const cudaLaunchConfig_t config = launch_config(attribute, blocks, threads, smem, stream);
+  const cudaError_t error = cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+  if (error == cudaErrorCooperativeLaunchTooLarge || error == cudaErrorNotSupported) {
+    (void)cudaGetLastError();  // the refusal, cleared: the caller takes the workspace instead
+    return false;
+  }
+  C10_CUDA_CHECK(error);
+  C10_CUDA_KERNEL_LAUNCH_CHECK();
+  return true;
 }
 
 // Launches kernel<<<blocks, threads, smem, stream>>>(args...), in clusters of `cluster` blocks
@@ -2008,6 +2245,18 @@ void launch(void (*kernel)(Params...), int64_t blocks, int threads, size_t smem,
 constexpr const char* kSharedMemoryLimitVariable = "ROW_NORM_SHARED_MEMORY_LIMIT";
 constexpr const char* kBackwardGroupsVariable = "ROW_NORM_BACKWARD_GROUPS";
 constexpr const char* kClusterLimitVariable = "ROW_NORM_CLUSTER_LIMIT";
+// A test setting too: 1 keeps the backward's workspace where it could go without (kKeep), so that the
+// tests can compare the two on one GPU; 0 or unset, it goes without where it can.
+constexpr const char* kWorkspaceVariable = "ROW_NORM_WORKSPACE";
+
+// Whether the backward may go without its workspace, as kWorkspaceVariable says (0 or 1 only).
+inline bool workspace_free_allowed() {
+  const char* text = std::getenv(kWorkspaceVariable);
+  if (text == nullptr) return true;
+  const std::string value(text);
+  TORCH_CHECK(value == "0" || value == "1", kWorkspaceVariable, " must be 0 or 1, not '", value, "'");
+  return value == "0";
+}
 
 // The number `variable` holds (digits only, at least `least`; a cap above `otherwise`, the most
 // there is, caps nothing: `otherwise` then), or `otherwise` where it is not set.
@@ -2368,20 +2617,66 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
           const auto run = [&](auto stages_c, int tensors) {
             constexpr int kStages = decltype(stages_c)::value;
             const auto kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages,
-                                                kShifted, kClustered>;
+                                                kShifted, kClustered, false>;
             // x and grad_out, and grad_residual_out only where it is given (the kernel's staging and
             // the host's caches, kStagedTensorCounts, know no other count).
             TORCH_INTERNAL_ASSERT(tensors == 2 || (tensors == 3 && grad_residual_out.defined()),
                                   "the backward stages two tensors, or three with grad_residual_out");
             size_t smem = 0;
+            if constexpr (kStages > 0) smem = staging_bytes<kItems, kStages>(g.block_threads(), tensors);
+            // The blocks (clusters) the device holds at once, which depends on the kernel, the block's
+            // size and its shared memory (its staged tensors): one cache each.
+            const int tensors_index = kStages > 0 ? tensors - 2 : 0;
+            const int size_index = g.block_threads() / core::kWarp - 1;
+            using BlockCaches = core::OccupancyCache[kStagedTensorCounts][kBlockSizes];
+            const auto resident_blocks = [&](auto some_kernel, BlockCaches& caches) {
+              int64_t blocks_per_sm = core::max_blocks_per_sm(some_kernel, g.block_threads(), smem,
+                                                              caches[tensors_index][size_index].data());
+              if constexpr (!Norm<float>::kCentered && sizeof(scalar_t) == 2 && kItems > 1 && kStages > 0 &&
+                            !kShifted) {
+                blocks_per_sm = backward_blocks_per_sm(blocks_per_sm, g.rows_per_block * cols);
+              }
+              return blocks_per_sm * core::multiprocessor_count();
+            };
+            // The kernel's arguments after the launch's own, `partial` the workspace (null: none), given
+            // to `launch_kernel`.
+            const auto with_arguments = [&](const auto& launch_kernel, opmath_t* partial) {
+              return launch_kernel(
+                  grad_out.const_data_ptr<scalar_t>(),
+                  grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
+                  x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
+                  grad_x.mutable_data_ptr<scalar_t>(), partial, grad_weight.mutable_data_ptr<param_t>(),
+                  grad_bias.defined() ? grad_bias.mutable_data_ptr<param_t>() : nullptr, rows, cols,
+                  g.row_threads, layout.passes, cluster, tensors, static_cast<opmath_t>(eps),
+                  opmath_t(1) / static_cast<opmath_t>(cols));  // inv_n
+            };
+            // Without a workspace, where that applies (see keep_sums_in_grad_x): its own build of the
+            // kernel, so that the others keep their registers; rows of one vector a thread keep the
+            // workspace (lab AT6: 1.21 and 1.59 times as long at 4096 x 1024), as does a device that
+            // refuses the cooperative launch.
+            if constexpr (kStages > 0 && !kClustered && !kShifted && kItems > 1 &&
+                          kept_rows<Norm, scalar_t>() <= kStages) {
+              if (g.block_threads() % core::kWarp == 0 && workspace_free_allowed()) {
+                const auto keep_kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters,
+                                                         kStages, kShifted, kClustered, true>;
+                static core::OccupancyCache keep_smem_allowed{};
+                allow_dynamic_shared_memory(keep_kernel, smem, keep_smem_allowed.data());
+                static BlockCaches keep_caches{};
+                const int64_t groups = backward_groups(resident_blocks(keep_kernel, keep_caches), rows, cols,
+                                                       g.rows_per_block, 1);
+                const auto launch_keep = [&](auto... arguments) {
+                  return launch_cooperative(keep_kernel, groups, g.block_threads(), smem, stream,
+                                            arguments...);
+                };
+                if (rows >= kept_rows<Norm, scalar_t>() * groups * g.rows_per_block &&
+                    with_arguments(launch_keep, static_cast<opmath_t*>(nullptr)))
+                  return true;
+              }
+            }
             if constexpr (kStages > 0) {
-              smem = staging_bytes<kItems, kStages>(g.block_threads(), tensors);
               static core::OccupancyCache smem_allowed{};
               allow_dynamic_shared_memory(kernel, smem, smem_allowed.data());
             }
-            // The blocks (clusters) the device holds at once, which depends on the block's size and
-            // shared memory (its staged tensors): one cache each.
-            const int tensors_index = kStages > 0 ? tensors - 2 : 0;
             int64_t resident;
             if constexpr (kClustered && kStages == 0) {
               resident = layout.resident;  // this kernel is dispatch_rows' cluster_kernel, which it placed
@@ -2391,15 +2686,8 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                                              kernel_cluster_cache[tensors_index]);
               if (resident == 0) return false;
             } else {
-              static core::OccupancyCache blocks_per_sm_cache[kStagedTensorCounts][kBlockSizes]{};
-              const int size_index = g.block_threads() / core::kWarp - 1;
-              int64_t blocks_per_sm = core::max_blocks_per_sm(
-                  kernel, g.block_threads(), smem, blocks_per_sm_cache[tensors_index][size_index].data());
-              if constexpr (!Norm<float>::kCentered && sizeof(scalar_t) == 2 && kItems > 1 && kStages > 0 &&
-                            !kShifted) {
-                blocks_per_sm = backward_blocks_per_sm(blocks_per_sm, g.rows_per_block * cols);
-              }
-              resident = blocks_per_sm * core::multiprocessor_count();
+              static BlockCaches blocks_per_sm_caches{};
+              resident = resident_blocks(kernel, blocks_per_sm_caches);
             }
             const int64_t groups =
                 backward_groups(resident, rows, cols, g.rows_per_block, kShifted && kInRegisters ? kVec : 1);
@@ -2407,13 +2695,12 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             const int64_t params = Norm<float>::kBias ? 2 : 1;
             const at::Tensor partial = at::empty(
                 {params, partial_rows, cols}, x.options().dtype(c10::CppTypeToScalarType<opmath_t>::value));
-            launch(kernel, groups * cluster, g.block_threads(), smem, stream, cluster,
-                   grad_out.const_data_ptr<scalar_t>(),
-                   grad_residual_out.defined() ? grad_residual_out.const_data_ptr<scalar_t>() : nullptr,
-                   x.const_data_ptr<scalar_t>(), weight.const_data_ptr<param_t>(),
-                   grad_x.mutable_data_ptr<scalar_t>(), partial.mutable_data_ptr<opmath_t>(), rows, cols,
-                   g.row_threads, layout.passes, cluster, tensors, static_cast<opmath_t>(eps),
-                   opmath_t(1) / static_cast<opmath_t>(cols));  // inv_n
+            with_arguments(
+                [&](auto... arguments) {
+                  launch(kernel, groups * cluster, g.block_threads(), smem, stream, cluster, arguments...);
+                  return true;
+                },
+                partial.mutable_data_ptr<opmath_t>());
             // Every row of the workspace is written: in registers, each row group writes its row, rows
             // or none (a cluster's blocks each their slice of it); in the workspace, each block (one
             // row group) has at least one row.
@@ -2433,9 +2720,10 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             const auto fits = [&](auto stages_c, int tensors) {
               constexpr int kStages = decltype(stages_c)::value;
               static core::OccupancyCache static_smem{};
-              return dynamic_shared_memory_fits(
-                  backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true, kStages, kShifted, kClustered>,
-                  staging_bytes<kItems, kStages>(g.block_threads(), tensors), static_smem.data());
+              return dynamic_shared_memory_fits(backward_kernel<Norm, scalar_t, param_t, kVec, kItems, true,
+                                                                kStages, kShifted, kClustered, false>,
+                                                staging_bytes<kItems, kStages>(g.block_threads(), tensors),
+                                                static_smem.data());
             };
             const int most_tensors =
                 grad_residual_out.defined() ? kMostStagedTensors<Norm<float>::kResidual> : 2;
@@ -2468,7 +2756,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
         };
         dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
             cols, width, pick_items(rows, cols / kVec, kBackwardItems),
-            backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, 0, kShifted, true>,
+            backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, 0, kShifted, true, false>,
             cluster_cache, launch_rows);
       });
     });

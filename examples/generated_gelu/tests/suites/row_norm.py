@@ -33,6 +33,7 @@ from generated_gelu.families.row_norm import (
     CLUSTER_LIMIT_VARIABLE,
     SHARED_MEMORY_LIMIT_VARIABLE,
     SPECS,
+    WORKSPACE_VARIABLE,
 )
 
 from .common import (
@@ -241,10 +242,15 @@ def test_cuda_shapes(spec, dtype, shape):
 
 
 @CUDA
-def test_cuda_graph_captures_forward_and_backward(spec):
-    # A training step in one graph: the forward, the backward's workspace and its second kernel.
-    # Replays with new inputs must give new, right results.
-    shape = (2050, 1536)
+@pytest.mark.parametrize("workspace", ["1", "0"], ids=["workspace", "without_workspace"])
+def test_cuda_graph_captures_forward_and_backward(spec, workspace, monkeypatch):
+    # A training step in one graph: the forward and the backward, with its workspace and second
+    # kernel (WORKSPACE_VARIABLE=1) or, where the GPU takes it, without (one cooperative launch:
+    # float32 rows of 384 vectors, four a thread, staged, and rows enough for two kept rows a group
+    # where the GPU holds up to 8 blocks on each of 256 multiprocessors). Replays with new inputs must
+    # give new, right results.
+    monkeypatch.setenv(WORKSPACE_VARIABLE, workspace)
+    shape = (4100, 1536)
     xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
@@ -270,6 +276,11 @@ def test_cuda_graph_captures_forward_and_backward(spec):
             assert_close(output, expected, torch.float32)
         scales = gradient_scales(spec, xs, params, grad_outs, spec.default_eps)
         assert_grads_close(grads, expected_grads, scales, torch.float32)
+    # Which backward the shape takes, from an eager call on inputs of its own: the captured leaves'
+    # gradient nodes belong to the side stream (lab AX0: torch warned of the streams' mismatch).
+    xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
+    kept = kept_rows_ran(lambda: torch.autograd.grad(run(spec, xs, params), [*xs, *params], grad_outs))
+    assert kept == (workspace == "0" and torch.cuda.get_device_capability() >= (8, 0))
 
 
 @CUDA
@@ -298,8 +309,9 @@ def test_kernels_run_on_the_current_stream(spec):
 
 
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
-@pytest.mark.parametrize("shape", [(300, 128), (65, 16384)], ids=str)
+@pytest.mark.parametrize("shape", [(300, 128), (65, 16384), (2000, 4096)], ids=str)
 def test_second_device(spec, shape):
+    # (2000 x 4096: RMSNorm's backward without its workspace, where the GPU takes it.)
     check_against_reference(spec, "cuda:1", torch.bfloat16, shape)
 
 
@@ -333,7 +345,7 @@ def template_arguments(name):
     """The template arguments of a demangled kernel name (none of them holds a comma or a '<'):
     forward_kernel's and forward_kernel_two_blocks' Norm, scalar_t, param_t, kVec, kItems, kCached,
     kShifted; backward_kernel's Norm, scalar_t, param_t, kVec, kItems, kInRegisters, kStages,
-    kShifted, kClustered."""
+    kShifted, kClustered, kKeep."""
     return name.split(">(")[0].split("<", 1)[1].split(", ")
 
 
@@ -345,6 +357,12 @@ def backward_launches(launches):
         for name, grid, block in launches
         if "row_norm::cuda::backward_kernel<" in name
     ]
+
+
+def kept_rows_ran(fn):
+    """Runs fn under the profiler; whether a backward kernel without the workspace ran (kKeep)."""
+    named = [(name, None, None) for name in kernels_run(fn)]
+    return any(arguments[9] == "true" for arguments, _, _ in backward_launches(named))
 
 
 def backward_kernel_stages(fn):
@@ -575,6 +593,68 @@ def test_backward_with_few_row_groups(spec, dtype, shape, groups, monkeypatch):
     check_against_reference(spec, "cuda", dtype, shape)
 
 
+# The backward without its workspace (kKeep in csrc/row_norm/cuda.cuh): rows staged from each row's
+# start at four vectors a thread (more than 256 vectors a row; with no more rows than the GPU has
+# multiprocessors, more than 512), without a cluster, every row group at least the rows its float
+# sums fill (kept_rows: two in 16-bit types, one in float32 and float64, twice as many with a bias),
+# on a GPU that takes the cooperative launch. The LayerNorms' 16-bit rows would need four, more than
+# their stages: they keep the workspace. Cases: (rows, vectors a row, cap on the row groups): many
+# rows; groups of 37 or 38 rows; groups of two, exactly kept_rows in 16-bit RMSNorm and float32
+# LayerNorm; too few rows for two kept rows a group in 16-bit (the workspace).
+KEEP_CASES = [(4096, 512, None), (300, 512, 8), (16, 1024, 8), (9, 1024, 8)]
+
+
+@CUDA
+@pytest.mark.parametrize("rows, vectors, groups", KEEP_CASES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+def test_backward_without_workspace_matches_the_workspace(spec, dtype, rows, vectors, groups, monkeypatch):
+    # Without its workspace (its kernel, kKeep, in the profiler's trace) the backward asks the
+    # allocator for one tensor fewer than with it (WORKSPACE_VARIABLE=1, where no such kernel runs);
+    # it writes grad_x with the same bits and the parameters' gradients (their sums added in another
+    # order) within the dtype's tolerance of the float64 reference, with the same bits each time. The
+    # staging of these rows takes at most 96 KiB a block.
+    if groups is None:
+        monkeypatch.delenv(BACKWARD_GROUPS_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, str(groups))
+    monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
+    shape = (rows, vectors * 16 // dtype.itemsize)
+    xs, params, grad_outs = make_inputs(spec, shape, dtype, "cuda", requires_grad=True)
+
+    def step(workspace):
+        monkeypatch.setenv(WORKSPACE_VARIABLE, workspace)
+        torch.cuda.synchronize()
+        before = torch.cuda.memory_stats()["allocation.all.allocated"]
+        outputs = run(spec, xs, params, spec.default_eps)
+        grads = torch.autograd.grad(outputs, [*xs, *params], grad_outs)
+        torch.cuda.synchronize()
+        return torch.cuda.memory_stats()["allocation.all.allocated"] - before, grads
+
+    step("0")  # (anything a first call allocates, out of the counts)
+    with_workspace, workspace_grads = step("1")
+    without, grads = step("0")
+    again = step("0")[1]
+    assert not kept_rows_ran(lambda: step("1"))
+    ran = kept_rows_ran(lambda: step("0"))
+    assert with_workspace - without == (1 if ran else 0)
+    # Where it must have run: kept_rows (float sums of 4 bytes, float64's of 8, in rows of the dtype's
+    # elements) within the stages (two at least), rows enough (uncapped, the groups are at most 8 a
+    # multiprocessor: under rows / 2 on GPUs of up to 256), and a GPU whose blocks take the stages
+    # (sm_80 and newer give a block 99 KiB or more).
+    kept = (2 if spec.has_bias else 1) * (2 if dtype.itemsize == 2 else 1)
+    enough_rows = groups is None or rows >= kept * groups
+    if kept <= 2 and enough_rows and torch.cuda.get_device_capability() >= (8, 0):
+        assert ran
+    elif kept > 2 or not enough_rows:
+        assert not ran
+    for grad, other in zip(grads, again, strict=True):
+        assert torch.equal(grad, other)
+    for grad, other in zip(grads[: len(xs)], workspace_grads[: len(xs)], strict=True):
+        assert torch.equal(grad, other)
+    _, expected = reference_outputs(spec, xs, params, grad_outs, spec.default_eps)
+    assert_grads_close(grads, expected, gradient_scales(spec, xs, params, grad_outs, spec.default_eps), dtype)
+
+
 @CUDA
 @pytest.mark.parametrize(
     "dtype, n, cluster",
@@ -616,7 +696,7 @@ def test_cluster_blocks_exchange_each_rows_sums(spec, dtype, n, cluster, limit, 
     clustered = [
         (grid, block, int(arguments[6]))
         for arguments, grid, block in backward_launches(launches)
-        if arguments[-1] == "true"
+        if arguments[8] == "true"  # kClustered
     ]
     elements = 16 // dtype.itemsize  # a 16-byte vector's
     clusters = elements // math.gcd(elements, n)
@@ -706,13 +786,16 @@ def test_clusters_the_gpu_cannot_place_are_not_launched(spec, dtype, n, limit, l
         (BACKWARD_GROUPS_VARIABLE, "", r"must be a number of row groups \(at least 1\), not ''"),
         (CLUSTER_LIMIT_VARIABLE, "0", r"must be a number of blocks \(at least 1\), not '0'"),
         (CLUSTER_LIMIT_VARIABLE, "8 blocks", r"must be a number of blocks \(at least 1\), not '8 blocks'"),
+        (WORKSPACE_VARIABLE, "2", "must be 0 or 1, not '2'"),
+        (WORKSPACE_VARIABLE, "yes", "must be 0 or 1, not 'yes'"),
     ],
     ids=str,
 )
 def test_malformed_test_setting_is_refused(spec, variable, value, message, monkeypatch):
     # float32 rows of 4096 are held in registers at four vectors a thread: a backward that reads the
-    # first two variables (the shared memory cap only where a block could stage its rows); rows of
-    # 65536 would be split over a cluster, whose limit is read where the GPU has clusters.
+    # first two variables (the shared memory cap only where a block could stage its rows) and, staged,
+    # the workspace's; rows of 65536 would be split over a cluster, whose limit is read where the GPU
+    # has clusters.
     shape = (300, 4096)
     if variable == CLUSTER_LIMIT_VARIABLE:
         skip_without_clusters()

@@ -34,10 +34,12 @@ NORMS = ("rms_norm", "layer_norm")
 # than a cluster needs: rows that would be split over a larger cluster take a smaller one where
 # their kernels have one, else the kernels without clusters). Digits only; a cap above the most
 # the kernels allow (the shared memory the GPU gives a block, its row groups, 8 blocks a cluster)
-# caps nothing.
+# caps nothing. And a switch: 1 keeps the backward's float32 workspace where the backward would go
+# without it (so that the tests compare the two on one GPU); 0, as unset, lets it go without.
 SHARED_MEMORY_LIMIT_VARIABLE = "ROW_NORM_SHARED_MEMORY_LIMIT"
 BACKWARD_GROUPS_VARIABLE = "ROW_NORM_BACKWARD_GROUPS"
 CLUSTER_LIMIT_VARIABLE = "ROW_NORM_CLUSTER_LIMIT"
+WORKSPACE_VARIABLE = "ROW_NORM_WORKSPACE"
 
 FUNCTION_DOC = """Return the {title} of ``{normalized}`` over its last dimension, in one fused kernel.
 
