@@ -5,14 +5,17 @@ difference over one float32 row of N a parameter (two with LayerNorm's bias), an
 rows / (groups x kept rows) (kept rows: one in float32, two in bfloat16, twice as many with a bias);
 the cost is the forward+backward's device time without the workspace over the mean of the two runs
 with it. Cases whose peak did not move took the workspace both ways. Run from runs/: python3
-az/ratio_az.py > az/ratio_az.txt"""
+az/ratio_az.py > az/ratio_az.txt; another lab's folder of az/ (lab AZ2's): python3 az/ratio_az.py
+az2 > az/ratio_az2.txt"""
 
 import json
+import sys
 from pathlib import Path
 
 here = Path(__file__).resolve().parent
 cases = {}
-for path in sorted((here / "az").glob("time_*.json")):
+folder = here / (sys.argv[1] if len(sys.argv) > 1 else "az")
+for path in sorted(folder.glob("time_*.json")):
     for row in json.loads(path.read_text()):
         cases.setdefault((row["op"], row["case"]), {})[row["build"]] = row
 print("op, case, row groups, rows a kept row, forward+backward without the workspace over with it")
