@@ -246,10 +246,11 @@ def test_cuda_shapes(spec, dtype, shape):
 def test_cuda_graph_captures_forward_and_backward(spec, workspace, monkeypatch):
     # A training step in one graph: the forward and the backward, with its workspace and second
     # kernel (WORKSPACE_VARIABLE=1) or, where the GPU takes it, without (one cooperative launch:
-    # float32 rows of 384 vectors, four a thread, staged, and rows enough for two kept rows a group
-    # where the GPU holds up to 8 blocks on each of 256 multiprocessors). Replays with new inputs must
-    # give new, right results.
+    # float32 rows of 384 vectors, four a thread, staged, in 64 row groups of 64 or 65 rows: enough,
+    # ROWS_PER_KEPT_ROW rows for each of up to two kept rows). Replays with new inputs must give new,
+    # right results.
     monkeypatch.setenv(WORKSPACE_VARIABLE, workspace)
+    monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "64")
     shape = (4100, 1536)
     xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cuda", requires_grad=True)
     side = torch.cuda.Stream()
@@ -310,9 +311,14 @@ def test_kernels_run_on_the_current_stream(spec):
 
 @pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two CUDA devices")
 @pytest.mark.parametrize("shape", [(300, 128), (65, 16384), (2000, 4096)], ids=str)
-def test_second_device(spec, shape):
-    # (2000 x 4096: RMSNorm's backward without its workspace, where the GPU takes it.)
-    check_against_reference(spec, "cuda:1", torch.bfloat16, shape)
+def test_second_device(spec, shape, monkeypatch):
+    # (2000 x 4096 in 32 row groups of 62 or 63 rows: RMSNorm's backward without its workspace on
+    # cuda:1, where the GPU takes it; its two kept rows a group are too many for the LayerNorms.)
+    if shape == (2000, 4096):
+        monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "32")
+    ran = kept_rows_ran(lambda: check_against_reference(spec, "cuda:1", torch.bfloat16, shape))
+    if shape == (2000, 4096):
+        assert ran == (not spec.has_bias and torch.cuda.get_device_capability(1) >= (8, 0))
 
 
 def kernel_events(fn):
@@ -595,13 +601,18 @@ def test_backward_with_few_row_groups(spec, dtype, shape, groups, monkeypatch):
 
 # The backward without its workspace (kKeep in csrc/row_norm/cuda.cuh): rows staged from each row's
 # start at four vectors a thread (more than 256 vectors a row; with no more rows than the GPU has
-# multiprocessors, more than 512), without a cluster, every row group at least the rows its float
-# sums fill (kept_rows: two in 16-bit types, one in float32 and float64, twice as many with a bias),
-# on a GPU that takes the cooperative launch. The LayerNorms' 16-bit rows would need four, more than
-# their stages: they keep the workspace. Cases: (rows, vectors a row, cap on the row groups): many
-# rows; groups of 37 or 38 rows; groups of two, exactly kept_rows in 16-bit RMSNorm and float32
-# LayerNorm; too few rows for two kept rows a group in 16-bit (the workspace).
-KEEP_CASES = [(4096, 512, None), (300, 512, 8), (16, 1024, 8), (9, 1024, 8)]
+# multiprocessors, more than 512), without a cluster, every row group at least ROWS_PER_KEPT_ROW rows
+# for each row its float sums fill (kept_rows: two in 16-bit types, one in float32 and float64, twice
+# as many with a bias), on a GPU that takes the cooperative launch. The LayerNorms' 16-bit rows would
+# need four kept rows, more than their stages: they keep the workspace. Cases: (rows, vectors a row,
+# cap on the row groups): uncapped, rows enough for two kept rows in each of the most row groups the
+# backward takes (None: ROWS_PER_KEPT_ROW * 2 rows for each of 8 blocks a multiprocessor, csrc's
+# kMaxBlocksPerSM); groups of 37 or 38 rows; groups of exactly ROWS_PER_KEPT_ROW * 2 rows, the fewest
+# for two kept rows; one row fewer (the workspace where two rows are kept); too few for one kept row a
+# group (the workspace).
+ROWS_PER_KEPT_ROW = 16  # csrc/row_norm/cuda.cuh's kRowsPerKeptRow, which this test checks
+MOST_GROUPS_PER_SM = 8
+KEEP_CASES = [(None, 512, None), (300, 512, 8), (256, 1024, 8), (255, 1024, 8), (127, 1024, 8)]
 
 
 @CUDA
@@ -618,6 +629,8 @@ def test_backward_without_workspace_matches_the_workspace(spec, dtype, rows, vec
     else:
         monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, str(groups))
     monkeypatch.delenv(SHARED_MEMORY_LIMIT_VARIABLE, raising=False)
+    most_groups = MOST_GROUPS_PER_SM * torch.cuda.get_device_properties(0).multi_processor_count
+    rows = ROWS_PER_KEPT_ROW * 2 * most_groups if rows is None else rows
     shape = (rows, vectors * 16 // dtype.itemsize)
     xs, params, grad_outs = make_inputs(spec, shape, dtype, "cuda", requires_grad=True)
 
@@ -638,14 +651,14 @@ def test_backward_without_workspace_matches_the_workspace(spec, dtype, rows, vec
     ran = kept_rows_ran(lambda: step("0"))
     assert with_workspace - without == (1 if ran else 0)
     # Where it must have run: kept_rows (float sums of 4 bytes, float64's of 8, in rows of the dtype's
-    # elements) within the stages (two at least), rows enough (uncapped, the groups are at most 8 a
-    # multiprocessor: under rows / 2 on GPUs of up to 256), and a GPU whose blocks take the stages
-    # (sm_80 and newer give a block 99 KiB or more).
+    # elements) within the stages (two at least), ROWS_PER_KEPT_ROW rows a group for each, and a GPU
+    # whose blocks take the stages (sm_80 and newer give a block 99 KiB or more); where it must not:
+    # more kept rows than stages, or too few rows for the capped groups.
     kept = (2 if spec.has_bias else 1) * (2 if dtype.itemsize == 2 else 1)
-    enough_rows = groups is None or rows >= kept * groups
+    enough_rows = rows >= ROWS_PER_KEPT_ROW * kept * (most_groups if groups is None else groups)
     if kept <= 2 and enough_rows and torch.cuda.get_device_capability() >= (8, 0):
         assert ran
-    elif kept > 2 or not enough_rows:
+    elif kept > 2 or (groups is not None and not enough_rows):
         assert not ran
     for grad, other in zip(grads, again, strict=True):
         assert torch.equal(grad, other)

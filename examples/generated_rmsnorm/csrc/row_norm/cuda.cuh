@@ -126,6 +126,17 @@ constexpr int kMaxBlocksPerSM = 8;
 // backward moved by 0.98 to 1.03 at the large shapes (lab AT4). They all keep every block the
 // multiprocessor holds, as do rows split over a cluster (not timed with fewer).
 constexpr int64_t kStagedRowElementsPerSM = 7680;
+// The backward goes without its workspace (kKeep) only where every row group has at least this many
+// rows for each of its kept rows: the grid barriers and the kept rows, written after the grid's sums,
+// cost about the same time whatever the rows, so that at few rows a group they cost more than the
+// workspace's second kernel. Labs AZ and AZ2 of the example's benchmarks/results/runs/ (H200, one run
+// each, forward+backward without the workspace over with it, az/ratio_az.txt and az/ratio_az2.txt):
+// RMSNorm 1.20 to 1.44 at one row a group for each kept row, 1.10 to 1.12 at 3.9, 1.04 to 1.07 at
+// 7.8, 1.03 to 1.05 at 11.6, 1.02 to 1.05 at 15.5, 1.02 to 1.04 at 23.3, 1.02 to 1.03 at 31; the
+// residual-add RMSNorm 1.17 to 1.39 at one, 1.07 to 1.09 at 3.9, 1.03 to 1.04 at 7.8, 1.02 to 1.03
+// at 11.6, 1.02 at 15.5, 1.01 at 23.3, 0.99 to 1.01 at 31 (float32 and bfloat16). Sixteen is the
+// least of 8, 16 and 32 from which every case timed cost at most 1.05. Below it the workspace stays.
+constexpr int64_t kRowsPerKeptRow = 16;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).
 constexpr int kWarpRowsPerSM = 8;
@@ -1485,8 +1496,8 @@ __device__ __forceinline__ S far_row_sums(const scalar_t* __restrict__ x_row,
 }
 
 // The backward without a workspace (kKeep, where the host finds that it applies: the rows staged
-// from each row's start, without a cluster, every row group at least kept_rows of them, and a
-// cooperative launch, so that the whole grid is resident and can wait at grid barriers). Each row
+// from each row's start, without a cluster, every row group at least kRowsPerKeptRow * kept_rows of
+// them, and a cooperative launch, so that the whole grid is resident and can wait at grid barriers). Each row
 // group keeps the grad_x of its last kept_rows rows back in their stages (x's slots, once read) and
 // writes its float sums of the parameters' gradients where those rows go in grad_x; the grid then
 // sums every group's sums in a fixed order, and each group writes its kept rows last. The backward
@@ -2668,7 +2679,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
                   return launch_cooperative(keep_kernel, groups, g.block_threads(), smem, stream,
                                             arguments...);
                 };
-                if (rows >= kept_rows<Norm, scalar_t>() * groups * g.rows_per_block &&
+                if (rows >= kRowsPerKeptRow * kept_rows<Norm, scalar_t>() * groups * g.rows_per_block &&
                     with_arguments(launch_keep, static_cast<opmath_t*>(nullptr)))
                   return true;
               }
