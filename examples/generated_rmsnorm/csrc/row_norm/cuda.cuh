@@ -129,13 +129,14 @@ constexpr int64_t kStagedRowElementsPerSM = 7680;
 // The backward goes without its workspace (kKeep) only where every row group has at least this many
 // rows for each of its kept rows: the grid barriers and the kept rows, written after the grid's sums,
 // cost about the same time whatever the rows, so that at few rows a group they cost more than the
-// workspace's second kernel. Labs AZ and AZ2 of the example's benchmarks/results/runs/ (H200, one run
-// each, forward+backward without the workspace over with it, az/ratio_az.txt and az/ratio_az2.txt):
-// RMSNorm 1.20 to 1.44 at one row a group for each kept row, 1.10 to 1.12 at 3.9, 1.04 to 1.07 at
-// 7.8, 1.03 to 1.05 at 11.6, 1.02 to 1.05 at 15.5, 1.02 to 1.04 at 23.3, 1.02 to 1.03 at 31; the
-// residual-add RMSNorm 1.17 to 1.39 at one, 1.07 to 1.09 at 3.9, 1.03 to 1.04 at 7.8, 1.02 to 1.03
-// at 11.6, 1.02 at 15.5, 1.01 at 23.3, 0.99 to 1.01 at 31 (float32 and bfloat16). Sixteen is the
-// least of 8, 16 and 32 from which every case timed cost at most 1.05. Below it the workspace stays.
+// workspace's second kernel. Labs AZ and AZ2 of the example's benchmarks/results/runs/ (H200,
+// forward+backward without the workspace, one run, over the mean of two with it; az/ratio_az.txt and
+// az/ratio_az2.txt): RMSNorm 1.204 to 1.437 at one row a group for each kept row, 1.096 to 1.117 at
+// 3.9, 1.044 to 1.072 at 7.8, 1.031 to 1.053 at 11.6, 1.024 to 1.049 at 15.5, 1.021 to 1.035 at 23.3,
+// 1.015 to 1.028 at 31; the residual-add RMSNorm 1.170 to 1.388 at one, 1.071 to 1.092 at 3.9, 1.030
+// to 1.037 at 7.8, 1.022 to 1.026 at 11.6, 1.018 to 1.020 at 15.5, 1.013 to 1.015 at 23.3, 0.995 to
+// 1.013 at 31 (float32 and bfloat16; the LayerNorms were timed up to 3.9 only). Sixteen is the least
+// of 8, 16 and 32 from which every case timed cost at most 1.05. Below it the workspace stays.
 constexpr int64_t kRowsPerKeptRow = 16;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).

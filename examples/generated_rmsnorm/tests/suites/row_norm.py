@@ -313,7 +313,8 @@ def test_kernels_run_on_the_current_stream(spec):
 @pytest.mark.parametrize("shape", [(300, 128), (65, 16384), (2000, 4096)], ids=str)
 def test_second_device(spec, shape, monkeypatch):
     # (2000 x 4096 in 32 row groups of 62 or 63 rows: RMSNorm's backward without its workspace on
-    # cuda:1, where the GPU takes it; its two kept rows a group are too many for the LayerNorms.)
+    # cuda:1, where the GPU takes it; the LayerNorms' 16-bit rows, four kept rows, more than their
+    # stages, keep the workspace.)
     if shape == (2000, 4096):
         monkeypatch.setenv(BACKWARD_GROUPS_VARIABLE, "32")
     ran = kept_rows_ran(lambda: check_against_reference(spec, "cuda:1", torch.bfloat16, shape))
