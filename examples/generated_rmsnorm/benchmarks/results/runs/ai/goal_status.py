@@ -7,13 +7,12 @@ forward+backward. Run from benchmarks/results: python3 runs/ai/goal_status.py (i
 AI: runs/ai/goal_status.txt)."""
 
 import json
+import sys
+from pathlib import Path
 
-FILES = {
-    "RMSNorm": "bench_rms_norm.json",
-    "LayerNorm": "norms/layer_norm/bench_layer_norm.json",
-    "residual-add RMSNorm": "norms/fused_add_rms_norm/bench_fused_add_rms_norm.json",
-    "residual-add LayerNorm": "norms/fused_add_layer_norm/bench_fused_add_layer_norm.json",
-}
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from norm_tables import FILES  # noqa: E402
+
 BIG = [(32768, 4096), (8192, 8192), (4096, 16384)]
 PASSES = {"forward": "fwd", "forward+backward": "fwd+bwd"}
 for name, path in FILES.items():

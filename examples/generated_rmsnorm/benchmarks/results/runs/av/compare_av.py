@@ -6,14 +6,12 @@ call AV landed (benchmarks/results/, as the working tree has them) over those at
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from norm_tables import FILES  # noqa: E402
 
 BEFORE = sys.argv[1] if len(sys.argv) > 1 else "1d8a082"
-FILES = {
-    "RMSNorm": "bench_rms_norm.json",
-    "residual-add RMSNorm": "norms/fused_add_rms_norm/bench_fused_add_rms_norm.json",
-    "LayerNorm": "norms/layer_norm/bench_layer_norm.json",
-    "residual-add LayerNorm": "norms/fused_add_layer_norm/bench_fused_add_layer_norm.json",
-}
 
 
 def cells(bench):
