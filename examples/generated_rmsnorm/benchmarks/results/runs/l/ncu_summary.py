@@ -3,7 +3,9 @@ arguments: the norm, x's and the parameters' dtypes, then for backward_kernel kV
 kInRegisters, kStages, kShifted, kClustered), its launch (grid, block, cluster, shared memory), its
 duration and DRAM throughput (ncu replays each kernel with the caches flushed, unlike the
 benchmark's back-to-back calls), occupancy, registers and local-memory spill requests.
-Usage: python3 ncu_summary.py l3/*.csv; ncu_l3.txt is its output."""
+Usage: python3 ncu_summary.py l3/*.csv; ncu_l3.txt is its output. (From lab BB0 on it also prints
+the theoretical occupancy and the waves a multiprocessor, and drops every namespace; lab BB0 reads
+it for Liger-Kernel's and torch.compile's Triton kernels too.)"""
 
 import collections
 import csv
@@ -18,13 +20,18 @@ METRICS = [
     ("Cluster Size", "cluster"),
     ("Dynamic Shared Memory Per Block", "dynamic smem"),
     ("Registers Per Thread", "registers"),
+    ("Theoretical Occupancy", "theoretical occupancy"),
     ("Achieved Occupancy", "occupancy"),
+    ("Waves Per SM", "waves"),
     ("Local Memory Spilling Requests", "spill requests"),
     ("Warp Cycles Per Issued Instruction", "cycles/issue"),
 ]
 
 for path in sys.argv[1:]:
     rows = list(csv.reader(line for line in open(path) if line.startswith('"')))
+    if not rows:  # ncu profiled nothing (see the case's .err)
+        print(f"== {path.split('/')[-1].removesuffix('.csv')}: no kernel profiled")
+        continue
     header = {name: i for i, name in enumerate(rows[0])}
     kernels = collections.OrderedDict()
     for row in rows[1:]:
@@ -32,7 +39,7 @@ for path in sys.argv[1:]:
         kernel[row[header["Metric Name"]]] = row[header["Metric Value"]] + row[header["Metric Unit"]]
     print(f"== {path.split('/')[-1].removesuffix('.csv')}")
     for (_, name), metrics in kernels.items():
-        name = re.sub(r"(example_layer_norm|generated_rmsnorm)::|row_norm::|c10::|norms::", "", name)
+        name = re.sub(r"\b[a-z_0-9]+::", "", name)  # namespaces
         name = re.sub(r"\(.*", "", name)
         print(f"  {name}")
         print("    " + "; ".join(f"{label} {metrics[m]}" for m, label in METRICS if m in metrics))
