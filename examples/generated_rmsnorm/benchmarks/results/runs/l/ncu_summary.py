@@ -3,9 +3,11 @@ arguments: the norm, x's and the parameters' dtypes, then for backward_kernel kV
 kInRegisters, kStages, kShifted, kClustered), its launch (grid, block, cluster, shared memory), its
 duration and DRAM throughput (ncu replays each kernel with the caches flushed, unlike the
 benchmark's back-to-back calls), occupancy, registers and local-memory spill requests.
-Usage: python3 ncu_summary.py l3/*.csv; ncu_l3.txt is its output. (From lab BB0 on it also prints
-the theoretical occupancy and the waves a multiprocessor, and drops every namespace; lab BB0 reads
-it for Liger-Kernel's and torch.compile's Triton kernels too.)"""
+Usage: python3 ncu_summary.py l3/*.csv. ncu_l3.txt is what it printed before lab BB0; since, it also
+prints the theoretical occupancy, the waves a multiprocessor, the SM active and elapsed cycles (their
+gap is the last wave's tail), the L2 hit rate and the SM clock (ncu ran with the clocks unlocked),
+and drops every namespace: lab BB0 reads its details pages, Liger-Kernel's and torch.compile's
+Triton kernels among them, with it."""
 
 import collections
 import csv
@@ -23,6 +25,10 @@ METRICS = [
     ("Theoretical Occupancy", "theoretical occupancy"),
     ("Achieved Occupancy", "occupancy"),
     ("Waves Per SM", "waves"),
+    ("SM Active Cycles", "SM active cycles"),
+    ("Elapsed Cycles", "elapsed cycles"),
+    ("L2 Hit Rate", "L2 hits"),
+    ("SM Frequency", "SM clock"),
     ("Local Memory Spilling Requests", "spill requests"),
     ("Warp Cycles Per Issued Instruction", "cycles/issue"),
 ]
@@ -39,7 +45,7 @@ for path in sys.argv[1:]:
         kernel[row[header["Metric Name"]]] = row[header["Metric Value"]] + row[header["Metric Unit"]]
     print(f"== {path.split('/')[-1].removesuffix('.csv')}")
     for (_, name), metrics in kernels.items():
-        name = re.sub(r"\b[a-z_0-9]+::", "", name)  # namespaces
+        name = re.sub(r"\(anonymous namespace\)::|\b[a-z_0-9]+::", "", name)  # namespaces
         name = re.sub(r"\(.*", "", name)
         print(f"  {name}")
         print("    " + "; ".join(f"{label} {metrics[m]}" for m, label in METRICS if m in metrics))
