@@ -83,13 +83,13 @@ def sanitizer_environments(spec) -> list[tuple[dict[str, str], list[tuple[int, i
         ({family.BACKWARD_GROUPS_VARIABLE: "2"}, [(24, 65536)]),
         # With the backward capped to 8 row groups, rows staged at four vectors a thread: without the
         # workspace (kKeep) where the norm and dtype allow it, the grid's sums written over kept rows
-        # of grad_x between two grid barriers: groups of 37 or 38 rows (300 x 4096), and of 32 rows,
+        # of grad_x between two grid barriers: groups of 37 or 38 rows (300 x 4096), and of 16 rows,
         # the fewest for the two kept rows of the 16-bit RMSNorms and of the float32 LayerNorms
-        # (256 x 8192: four vectors a thread on up to 512 threads; float64 rows of 8192 take a
+        # (128 x 8192: four vectors a thread on up to 512 threads; float64 rows of 8192 take a
         # cluster or several passes); then the same shapes with the workspace kept (its path at
         # these shapes).
-        ({family.BACKWARD_GROUPS_VARIABLE: "8"}, [(300, 4096), (256, 8192)]),
-        ({family.BACKWARD_GROUPS_VARIABLE: "8", family.WORKSPACE_VARIABLE: "1"}, [(300, 4096), (256, 8192)]),
+        ({family.BACKWARD_GROUPS_VARIABLE: "8"}, [(300, 4096), (128, 8192)]),
+        ({family.BACKWARD_GROUPS_VARIABLE: "8", family.WORKSPACE_VARIABLE: "1"}, [(300, 4096), (128, 8192)]),
     ]
 
 

@@ -135,9 +135,11 @@ constexpr int64_t kStagedRowElementsPerSM = 7680;
 // 3.9, 1.044 to 1.072 at 7.8, 1.031 to 1.053 at 11.6, 1.024 to 1.049 at 15.5, 1.021 to 1.035 at 23.3,
 // 1.015 to 1.028 at 31; the residual-add RMSNorm 1.170 to 1.388 at one, 1.071 to 1.092 at 3.9, 1.030
 // to 1.037 at 7.8, 1.022 to 1.026 at 11.6, 1.018 to 1.020 at 15.5, 1.013 to 1.015 at 23.3, 0.995 to
-// 1.013 at 31 (float32 and bfloat16; the LayerNorms were timed up to 3.9 only). Sixteen is the least
-// of 8, 16 and 32 from which every case timed cost at most 1.05. Below it the workspace stays.
-constexpr int64_t kRowsPerKeptRow = 16;
+// 1.013 at 31 (float32 and bfloat16; the LayerNorms were timed up to 3.9 only). Eight keeps the
+// workspace where the cost came to 1.07 and more, and spares its memory from 8 rows a kept row on (at
+// most 1.053 there), as at the 16-bit rows of 4096 x 16384 (15.5), whose forward+backward's peak
+// memory call AY brought to eager's. Below it the workspace stays.
+constexpr int64_t kRowsPerKeptRow = 8;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).
 constexpr int kWarpRowsPerSM = 8;
@@ -1516,6 +1518,15 @@ constexpr int kept_rows() {
          static_cast<int>(sizeof(at::opmath_type<scalar_t>) / sizeof(scalar_t));
 }
 
+// Whether a build of the backward can go without its workspace: its rows staged (kStages) from each
+// row's start, without a cluster, at several vectors a thread, with room in its stages for the kept
+// rows. The kernel asserts it of its kKeep build; the host builds and tries kKeep only where it holds.
+template <template <typename> class Norm, typename scalar_t, int kItems, int kStages, bool kShifted,
+          bool kClustered>
+constexpr bool keep_applies() {
+  return kStages > 0 && !kShifted && !kClustered && kItems > 1 && kept_rows<Norm, scalar_t>() <= kStages;
+}
+
 // The rows row group g walks, of `groups` row groups each starting at its index and stepping by
 // `groups`.
 __host__ __device__ inline int64_t group_rows(int64_t g, int64_t rows, int64_t groups) {
@@ -1723,10 +1734,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   constexpr bool kStaged = kStages > 0;
   static_assert(!kStaged || (kInRegisters && sizeof(V) == core::kMaxVectorBytes), "staging copies 16 bytes");
   // kKeep: no workspace (`partial` is null); see kept_rows and keep_sums_in_grad_x.
-  static_assert(
-      !kKeep || (kStaged && !kShifted && !kClustered && kItems > 1 && kept_rows<Norm, scalar_t>() <= kStages),
-      "kept rows are staged rows of their own stages, from each row's start, without a cluster, at "
-      "several vectors a thread");
+  static_assert(!kKeep || keep_applies<Norm, scalar_t, kItems, kStages, kShifted, kClustered>(),
+                "kept rows are staged rows of their own stages, from each row's start, without a cluster, at "
+                "several vectors a thread");
   // The turns of the cluster's slots (below): one a stage, or two where the rows are not staged.
   constexpr int kTurns = kStaged ? kStages : 2;
   // With a residual add, grad_residual_out (where given: the same for every thread) adds to grad_x.
@@ -2666,8 +2676,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
             // kernel, so that the others keep their registers; rows of one vector a thread keep the
             // workspace (lab AT6: 1.21 and 1.59 times as long at 4096 x 1024), as does a device that
             // refuses the cooperative launch.
-            if constexpr (kStages > 0 && !kClustered && !kShifted && kItems > 1 &&
-                          kept_rows<Norm, scalar_t>() <= kStages) {
+            if constexpr (keep_applies<Norm, scalar_t, kItems, kStages, kShifted, kClustered>()) {
               if (g.block_threads() % core::kWarp == 0 && workspace_free_allowed()) {
                 const auto keep_kernel = backward_kernel<Norm, scalar_t, param_t, kVec, kItems, kInRegisters,
                                                          kStages, kShifted, kClustered, true>;
