@@ -40,8 +40,8 @@ install_liger() {
   echo "liger install exit $?"
   export PYTHONPATH=/tmp/site
 }
-build() {
-  (cd "$X/$1" && MAX_JOBS=${2:-8} FORCE_CUDA=1 timeout 300 python3 setup.py build_ext --inplace > "$R/build_$1.log" 2>&1)
+build() {  # build PROJECT [JOBS [SECONDS]]: at most SECONDS (300 unless given)
+  (cd "$X/$1" && MAX_JOBS=${2:-8} FORCE_CUDA=1 timeout "${3:-300}" python3 setup.py build_ext --inplace > "$R/build_$1.log" 2>&1)
   local rc=$?
   echo "build $1 exit $rc at $(elapsed) s"
   return $rc

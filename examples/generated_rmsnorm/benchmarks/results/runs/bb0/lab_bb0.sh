@@ -16,21 +16,25 @@
 # Results in $OUT/res_bb0.tgz: `mkdir -p bb0/bb0 && tar xzf res_bb0.tgz -C bb0/bb0
 # --strip-components=1`, then, in runs/, `python3 l/ncu_summary.py bb0/bb0/*_details.csv >
 # bb0/ncu_bb0.txt` and `python3 bb0/stalls_bb0.py bb0/bb0/*_raw.csv > bb0/stalls_bb0.txt`.
-#   SHORT=1 bash lab_bb0.sh  (session 49, for the device time left after a landing: limit 190 s, call
-#   it with timeout_s 200): only the residual-add norms' projects, built while GPU 0 profiles
-#   Liger-Kernel's fused add + RMSNorm (which needs no build); then ours on GPU 0 and the residual-add
-#   LayerNorm's ours and torch.compile's on GPU 1, the first cells first. Results in res_bb0s.tgz.
-. "$(dirname "$0")/../call_lib.sh" "bb0${SHORT:+s}"
+#   SHORT=1 bash lab_bb0.sh  (session 49, for the device time a landing leaves: limit 190 s, call it
+#   with timeout_s 210): only the residual-add norms' projects, built (within the limit) while GPU 0
+#   profiles Liger-Kernel's fused add + RMSNorm, which needs no build; then, on GPU 0, ours and
+#   torch.compile's residual-add RMSNorm, and on GPU 1 ours and torch.compile's residual-add
+#   LayerNorm, the first cells first. Results in $OUT/res_bb0s.tgz, unpacked into bb0/bb0s and read
+#   as above (ncu_bb0s.txt, stalls_bb0s.txt).
+short=; [ "${SHORT:-0}" = 1 ] && short=1
+. "$(dirname "$0")/../call_lib.sh" "bb0${short:+s}"
 lab_start  # limit, gpus, L (call_lib.sh)
-limit=420; [ -n "${SHORT:-}" ] && limit=190
+limit=420; [ -n "$short" ] && limit=190
 [ "$gpus" -gt 1 ] || { echo "lab BB0 wants two GPUs"; exit 3; }
 ls "$root"/.whl/*.whl > /dev/null 2>&1 || { echo "no .whl/ here: carry .whl"; exit 3; }
 install_liger
 ncu --version > "$R/ncu_version.txt" 2>&1
-if [ -n "${SHORT:-}" ]; then projects="fused_add_rms_norm fused_add_layer_norm"; jobs=16
+if [ -n "$short" ]; then projects="fused_add_rms_norm fused_add_layer_norm"; jobs=16
 else projects="fused_add_rms_norm fused_add_layer_norm layer_norm"; jobs=10; fi
-for p in $projects; do build "$p" $jobs & done
-[ -n "${SHORT:-}" ] || { wait; pack; }
+bound=300; [ -n "$short" ] && bound=$(( limit - $(elapsed) - 30 ))  # (SHORT: the cases need the builds)
+for p in $projects; do build "$p" $jobs $bound & done
+[ -n "$short" ] || { wait; pack; }
 declare -A PACKAGE=([fused_add_rms_norm]=example_fused_add_rms_norm [fused_add_layer_norm]=example_fused_add_layer_norm
                     [layer_norm]=example_layer_norm)
 reports=/tmp/bb0_reports; rm -rf "$reports"; mkdir -p "$reports"
@@ -49,7 +53,7 @@ case_() {  # case_ GPU PROJECT IMPL DTYPE ROWS COLS
   done
   pack
 }
-if [ -n "${SHORT:-}" ]; then
+if [ -n "$short" ]; then
   case_ 0 fused_add_rms_norm liger float32 8192 8192
   case_ 0 fused_add_rms_norm liger bfloat16 4096 16384
   wait; pack  # the builds
