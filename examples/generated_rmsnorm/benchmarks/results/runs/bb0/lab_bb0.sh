@@ -22,19 +22,24 @@
 #   torch.compile's residual-add RMSNorm, and on GPU 1 ours and torch.compile's residual-add
 #   LayerNorm, the first cells first. Results in $OUT/res_bb0s.tgz, unpacked into bb0/bb0s and read
 #   as above (ncu_bb0s.txt, stalls_bb0s.txt).
+#   REST=1 bash lab_bb0.sh  (session 49, after the SHORT run): the cases SHORT left, on the residual-add
+#   RMSNorm's and LayerNorm's projects (limit 300 s, timeout_s 330); results in $OUT/res_bb0r.tgz,
+#   unpacked into bb0/bb0r and read as above (ncu_bb0r.txt, stalls_bb0r.txt).
 short=; [ "${SHORT:-0}" = 1 ] && short=1
-. "$(dirname "$0")/../call_lib.sh" "bb0${short:+s}"
+rest=; [ "${REST:-0}" = 1 ] && [ -z "$short" ] && rest=1
+. "$(dirname "$0")/../call_lib.sh" "bb0${short:+s}${rest:+r}"
 lab_start  # limit, gpus, L (call_lib.sh)
-limit=420; [ -n "$short" ] && limit=190
+limit=420; [ -n "$short" ] && limit=190; [ -n "$rest" ] && limit=300
 [ "$gpus" -gt 1 ] || { echo "lab BB0 wants two GPUs"; exit 3; }
 ls "$root"/.whl/*.whl > /dev/null 2>&1 || { echo "no .whl/ here: carry .whl"; exit 3; }
 install_liger
 ncu --version > "$R/ncu_version.txt" 2>&1
 if [ -n "$short" ]; then projects="fused_add_rms_norm fused_add_layer_norm"; jobs=16
+elif [ -n "$rest" ]; then projects="fused_add_rms_norm layer_norm"; jobs=16
 else projects="fused_add_rms_norm fused_add_layer_norm layer_norm"; jobs=10; fi
-bound=300; [ -n "$short" ] && bound=$(( limit - $(elapsed) - 30 ))  # (SHORT: the cases need the builds)
+bound=300; [ -n "$short$rest" ] && bound=$(( limit - $(elapsed) - 30 ))  # (SHORT: the cases need the builds)
 for p in $projects; do build "$p" $jobs $bound & done
-[ -n "$short" ] || { wait; pack; }
+[ -n "$short$rest" ] || { wait; pack; }
 declare -A PACKAGE=([fused_add_rms_norm]=example_fused_add_rms_norm [fused_add_layer_norm]=example_fused_add_layer_norm
                     [layer_norm]=example_layer_norm)
 reports=/tmp/bb0_reports; rm -rf "$reports"; mkdir -p "$reports"
@@ -64,6 +69,18 @@ if [ -n "$short" ]; then
    case_ 1 fused_add_layer_norm compile float32 8192 8192
    case_ 1 fused_add_layer_norm ours bfloat16 4096 16384
    case_ 1 fused_add_layer_norm compile bfloat16 4096 16384) &
+  wait
+elif [ -n "$rest" ]; then
+  case_ 0 fused_add_rms_norm liger float32 8192 4095
+  case_ 0 fused_add_rms_norm liger float32 4096 16384
+  case_ 1 layer_norm liger float32 4096 1024
+  wait; pack  # the builds
+  (case_ 0 fused_add_rms_norm ours float32 8192 4095
+   case_ 0 fused_add_rms_norm ours float32 4096 16384
+   case_ 0 fused_add_rms_norm compile bfloat16 4096 16384) &
+  (case_ 1 layer_norm ours float32 4096 1024
+   case_ 1 layer_norm ours bfloat16 4096 1024
+   case_ 1 layer_norm compile bfloat16 4096 1024) &
   wait
 else
 (case_ 0 fused_add_rms_norm ours float32 8192 8192
