@@ -154,9 +154,9 @@ lab_tests() {
 # lab_sanitize BUILD OP TOOL GPU (from lab AT3 on; labs AT and AT2 wrote it out): compute-sanitizer's
 # TOOL on build L/BUILD's sanitizer workload (benchmarks/sanitize_OP.py, as gpu_suite.py runs it) on
 # GPU, within the lab's limit less 5 s (none started with 35 s or less left), its log in
-# R/sanitizer_TOOL_BUILD.log; packed.
+# R/sanitizer_TOOL_BUILD.log; packed. From lab BC on, a fifth argument caps its seconds.
 lab_sanitize() {
-  local l=$(( $(lab_left) - 5 ))
+  local l=$(( $(lab_left) - 5 )); [ -n "${5:-}" ] && [ "$l" -gt "$5" ] && l=$5
   [ "$l" -gt 30 ] || { echo "$3 $1 not run: $(elapsed) s"; return; }
   (cd "$L/$1" && CUDA_VISIBLE_DEVICES=$4 PYTORCH_NO_CUDA_MEMORY_CACHING=1 PYTHONPATH=src timeout "$l" \
      compute-sanitizer --tool "$3" --error-exitcode 1 python3 "benchmarks/sanitize_$2.py" > "$R/sanitizer_$3_$1.log" 2>&1

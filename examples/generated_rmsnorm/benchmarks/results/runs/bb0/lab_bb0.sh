@@ -71,10 +71,10 @@ if [ -n "$short" ]; then
    case_ 1 fused_add_layer_norm compile bfloat16 4096 16384) &
   wait
 elif [ -n "$rest" ]; then
-  case_ 0 fused_add_rms_norm liger float32 8192 4095
-  case_ 0 fused_add_rms_norm liger float32 4096 16384
+  (case_ 0 fused_add_rms_norm liger float32 8192 4095
+   case_ 0 fused_add_rms_norm liger float32 4096 16384) &
   case_ 1 layer_norm liger float32 4096 1024
-  wait; pack  # the builds
+  wait; pack  # the builds and GPU 0's Liger-Kernel cases
   (case_ 0 fused_add_rms_norm ours float32 8192 4095
    case_ 0 fused_add_rms_norm ours float32 4096 16384
    case_ 0 fused_add_rms_norm compile bfloat16 4096 16384) &
