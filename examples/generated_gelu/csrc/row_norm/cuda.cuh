@@ -136,9 +136,9 @@ constexpr int64_t kStagedRowElementsPerSM = 7680;
 // 1.015 to 1.028 at 31; the residual-add RMSNorm 1.170 to 1.388 at one, 1.071 to 1.092 at 3.9, 1.030
 // to 1.037 at 7.8, 1.022 to 1.026 at 11.6, 1.018 to 1.020 at 15.5, 1.013 to 1.015 at 23.3, 0.995 to
 // 1.013 at 31 (float32 and bfloat16; the LayerNorms were timed up to 3.9 only). Eight keeps the
-// workspace where the cost came to 1.07 and more, and spares its memory from 8 rows a kept row on (at
-// most 1.053 there), as at the 16-bit rows of 4096 x 16384 (15.5), whose forward+backward's peak
-// memory call AY brought to eager's. Below it the workspace stays.
+// workspace below 8 rows a kept row (up to 1.072 at 7.8, 1.07 to 1.44 at fewer) and spares its memory
+// from 8 on (at most 1.053 there), as at the 16-bit rows of 4096 x 16384 (15.5), whose
+// forward+backward's peak memory call AY brought to eager's.
 constexpr int64_t kRowsPerKeptRow = 8;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).
@@ -1498,11 +1498,11 @@ __device__ __forceinline__ S far_row_sums(const scalar_t* __restrict__ x_row,
   return row_reduce(sums, row_threads, smem);
 }
 
-// The backward without a workspace (kKeep, where the host finds that it applies: the rows staged
-// from each row's start, without a cluster, every row group at least kRowsPerKeptRow * kept_rows of
-// them, and a cooperative launch, so that the whole grid is resident and can wait at grid barriers). Each row
-// group keeps the grad_x of its last kept_rows rows back in their stages (x's slots, once read) and
-// writes its float sums of the parameters' gradients where those rows go in grad_x; the grid then
+// The backward without a workspace (kKeep, where the host finds that it applies: the rows staged from
+// each row's start, without a cluster, every row group at least kRowsPerKeptRow * kept_rows of them,
+// and a cooperative launch, so that the whole grid is resident and can wait at grid barriers). Each
+// row group keeps the grad_x of its last kept_rows rows back in their stages (x's slots, once read)
+// and writes its float sums of the parameters' gradients where those rows go in grad_x; the grid then
 // sums every group's sums in a fixed order, and each group writes its kept rows last. The backward
 // then allocates only its outputs, where the workspace added a row of N floats (two with a bias) for
 // every row group (lab AT6: peak memory at or below eager's where it applied). Labs AT to AT6 of the
