@@ -3,7 +3,8 @@ timings chose (../bc/ entry), as the template renders it in the working tree tha
 in: rule.diff (`git diff -U2` of the RMSNorm example's csrc/row_norm/cuda.cuh and
 tests/suites/row_norm.py against main), applied hunk by hunk, each hunk's old lines matched exactly
 once; `eight`, rule with kMostItemsLoadedFirst at 8 (the float32 rows of eight vectors a thread load
-all eight first: lab BC's group of four lost 1.020 to 1.116).
+all eight first: lab BC's group of four lost 1.020 to 1.116; so do the residual-add LayerNorm's 16-bit
+rows of eight vectors from a vector boundary, which no timed cell takes).
     python3 variant_bd.py PROJECT rule|eight"""
 
 import sys

@@ -4,7 +4,8 @@
 # 1024 vectors at two vectors a thread, kTwoItemRows; the tests and sanitizer shapes that take them)
 # built and tested before its landing call, in the time session 50 had left. One call on two H200s
 # (nvidia-h200-x2), carrying .gpu (`scaffold gpu-bundle .gpu` of the working tree that held the
-# change, uncommitted: commit.txt says so; template_change.diff here is that change):
+# change, uncommitted: commit.txt says so; template_change_tested.diff here is that change, and
+# template_change.diff the change after its review):
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/bg/lab_bg.sh   (timeout_s 370)
 # The four norms' projects built at once; every CUDA test (pytest -k "not cpu") of the residual-add
 # RMSNorm and RMSNorm on GPU 0, of the residual-add LayerNorm and LayerNorm on GPU 1 (at most 100 s
