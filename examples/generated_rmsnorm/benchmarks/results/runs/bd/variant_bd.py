@@ -48,21 +48,26 @@ def hunks(diff: str) -> dict[str, list[tuple[str, str]]]:
 EIGHT = ("constexpr int kMostItemsLoadedFirst = 4;", "constexpr int kMostItemsLoadedFirst = 8;")
 
 
-def main(argv: list[str]) -> None:
-    if len(argv) != 3 or argv[2] not in ("rule", "eight"):
-        sys.exit(f"usage: {Path(argv[0]).name} PROJECT rule|eight")
-    edits = hunks((Path(__file__).parent / "rule.diff").read_text())
-    if argv[2] == "eight":
-        edits["csrc/row_norm/cuda.cuh"].append(EIGHT)
+def apply(project: str, variant: str, edits: dict[str, list[tuple[str, str]]]) -> None:
+    """Each (old, new) of edits[file] in project's file, each old matched exactly once (lab BE's too)."""
     for name, pairs in edits.items():
-        path = Path(argv[1]) / name
+        path = Path(project) / name
         text = path.read_text()
         for old, new in pairs:
             if text.count(old) != 1:
                 sys.exit(f"{path}: expected one match of {old.splitlines()[0].strip()!r}")
             text = text.replace(old, new, 1)
         path.write_text(text)
-    print(f"patched {argv[1]} ({argv[2]})")
+    print(f"patched {project} ({variant})")
+
+
+def main(argv: list[str]) -> None:
+    if len(argv) != 3 or argv[2] not in ("rule", "eight"):
+        sys.exit(f"usage: {Path(argv[0]).name} PROJECT rule|eight")
+    edits = hunks((Path(__file__).parent / "rule.diff").read_text())
+    if argv[2] == "eight":
+        edits["csrc/row_norm/cuda.cuh"].append(EIGHT)
+    apply(argv[1], argv[2], edits)
 
 
 if __name__ == "__main__":

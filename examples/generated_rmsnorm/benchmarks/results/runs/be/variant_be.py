@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bd"))
-from variant_bd import hunks  # noqa: E402
+from variant_bd import apply, hunks  # noqa: E402
 
 PREFETCH = (
     "  constexpr bool kPrefetch =\n      kCached && (",
@@ -70,15 +70,7 @@ def main(argv: list[str]) -> None:
     variants = ("rule2", "noprefetch", "latesum", "warpplain", "small32")
     if len(argv) != 3 or argv[2] not in variants:
         sys.exit(f"usage: {Path(argv[0]).name} PROJECT {'|'.join(variants)}")
-    for name, pairs in edits(argv[2]).items():
-        path = Path(argv[1]) / name
-        text = path.read_text()
-        for old, new in pairs:
-            if text.count(old) != 1:
-                sys.exit(f"{path}: expected one match of {old.splitlines()[0].strip()!r}")
-            text = text.replace(old, new, 1)
-        path.write_text(text)
-    print(f"patched {argv[1]} ({argv[2]})")
+    apply(argv[1], argv[2], edits(argv[2]))
 
 
 if __name__ == "__main__":
