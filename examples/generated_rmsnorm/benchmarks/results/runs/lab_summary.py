@@ -4,7 +4,9 @@ each build's forward and forward+backward over the mean of two reference runs (t
 reference again after the variants, `REF_again`; the reference alone, flagged, where the second is
 missing), with the backward (forward+backward less forward) too; and the Nsight Compute lines of the
 backward kernel from ncu_layer_norm_RUN.txt files.
-Usage: lab_summary.main(folder, reference, variants, ncu_runs) from a lab's summary script."""
+Usage: lab_summary.main(folder, reference, variants, ncu_runs) from a lab's summary script, or (labs BC
+to BF, without a script of their own), in runs/: python3 lab_summary.py FOLDER REFERENCE VARIANT...,
+e.g. `python3 lab_summary.py bd/bd base rule eight > bd/summary_bd.txt`."""
 
 import csv
 import json
@@ -64,3 +66,9 @@ def print_ncu(folder: Path, ncu_runs: tuple[str, ...]) -> None:
 def main(folder: Path, reference: str, variants: tuple[str, ...], ncu_runs: tuple[str, ...] = ()) -> None:
     print_times(load(folder, f"res_{folder.name}.tgz"), reference, variants)
     print_ncu(folder, ncu_runs)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 4:
+        sys.exit("usage: python3 lab_summary.py FOLDER REFERENCE VARIANT...")
+    main(Path(sys.argv[1]), sys.argv[2], tuple(sys.argv[3:]))

@@ -15,7 +15,7 @@
 # and float32 on GPU 1. A build whose tests fail is timed all the same (e_time.py checks each case
 # against float64 first). Limit 580 s: no timing starts with under 50 s left. Results in
 # $OUT/res_bc.tgz: `mkdir -p bc/bc && tar xzf res_bc.tgz -C bc/bc --strip-components=1` in runs/,
-# add console.txt, then `python3 bc/summary_bc.py > bc/summary_bc.txt`.
+# add console.txt, then `python3 lab_summary.py bc/bc base loads loads4 > bc/summary_bc.txt`.
 . "$(dirname "$0")/../call_lib.sh" bc
 lab_start  # limit, gpus, L (call_lib.sh)
 [ "$gpus" -gt 1 ] || { echo "lab BC wants two GPUs"; exit 3; }

@@ -12,7 +12,7 @@
 # GPU 1; then compute-sanitizer memcheck of both rule builds' sanitizer workloads (at most 120 s each,
 # beside each other). Limit 580 s: no timing starts with under 50 s left. Results in
 # $OUT/res_bd.tgz: `mkdir -p bd/bd && tar xzf res_bd.tgz -C bd/bd --strip-components=1` in runs/,
-# add console.txt, then `python3 bd/summary_bd.py > bd/summary_bd.txt`.
+# add console.txt, then `python3 lab_summary.py bd/bd base rule eight > bd/summary_bd.txt`.
 . "$(dirname "$0")/../call_lib.sh" bd
 lab_start  # limit, gpus, L (call_lib.sh)
 [ "$gpus" -gt 1 ] || { echo "lab BD wants two GPUs"; exit 3; }

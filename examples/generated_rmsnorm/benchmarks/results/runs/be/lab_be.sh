@@ -12,7 +12,7 @@
 # LayerNorm's at rows of a warp or fewer threads (4096 x 1024, 16384 x 1024, 4096 x 512,
 # 65536 x 128), likewise. Limit 520 s: no timing starts with under 50 s left. Results in
 # $OUT/res_be.tgz: `mkdir -p be/be && tar xzf res_be.tgz -C be/be --strip-components=1` in runs/,
-# add console.txt, then `python3 be/summary_be.py > be/summary_be.txt`.
+# add console.txt, then `python3 lab_summary.py be/be base rule2 noprefetch latesum warpplain small32 > be/summary_be.txt`.
 . "$(dirname "$0")/../call_lib.sh" be
 lab_start  # limit, gpus, L (call_lib.sh)
 limit=520

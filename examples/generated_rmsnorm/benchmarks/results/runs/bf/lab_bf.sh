@@ -7,7 +7,7 @@
 # forward+backward (../e/e_time.py) of base, two and base again, bfloat16 on GPU 0 and float16 on
 # GPU 1, at the table's shapes and 16384 x 6144. Limit 360 s: no timing starts with under 50 s left.
 # Results in $OUT/res_bf.tgz: `mkdir -p bf/bf && tar xzf res_bf.tgz -C bf/bf --strip-components=1` in
-# runs/, add console.txt, then `python3 bf/summary_bf.py > bf/summary_bf.txt`.
+# runs/, add console.txt, then `python3 lab_summary.py bf/bf base two > bf/summary_bf.txt`.
 . "$(dirname "$0")/../call_lib.sh" bf
 lab_start  # limit, gpus, L (call_lib.sh)
 limit=360
