@@ -137,8 +137,8 @@ constexpr int64_t kStagedRowElementsPerSM = 7680;
 // to 1.037 at 7.8, 1.022 to 1.026 at 11.6, 1.018 to 1.020 at 15.5, 1.013 to 1.015 at 23.3, 0.995 to
 // 1.013 at 31 (float32 and bfloat16; the LayerNorms were timed up to 3.9 only). Eight keeps the
 // workspace below 8 rows a kept row (up to 1.072 at 7.8, 1.07 to 1.44 at fewer) and spares its memory
-// from 8 on (at most 1.053 there), as at the 16-bit rows of 4096 x 16384 (15.5), whose
-// forward+backward's peak memory call AY brought to eager's.
+// from 8 on (at most 1.053 where timed, at 11.6 to 31; the LayerNorms not timed there), as at the
+// 16-bit rows of 4096 x 16384 (15.5), whose forward+backward's peak memory call AY brought to eager's.
 constexpr int64_t kRowsPerKeptRow = 8;
 // Rows a multiprocessor at least, in the forward, for rows of up to kForwardItems vectors a thread of
 // a warp to take a warp (pick_forward_items).
