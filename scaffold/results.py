@@ -698,9 +698,8 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
     peers = meta.get("peers", [])
     names = ["ours", "eager", "compile", *peers]
     labels = {"ours": "ours", "eager": "eager", "compile": "torch.compile", "liger": "Liger-Kernel"}
-    title = _NORM_TITLES.get(meta["norm"], meta["norm"])
-    if meta.get("residual_add"):
-        title = f"Residual add + {title}"
+    title = _norm_title(meta)
+    title = title[0].upper() + title[1:]
     if folder == example:
         sources = sources_statement(suite, render.EXAMPLES_ROOT / "generated_rmsnorm")
     else:
@@ -752,8 +751,9 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         return "The row normalization family has not been measured on a GPU yet."
     lines = [
         "The row normalization family's example, `examples/generated_rmsnorm/`, and the same template "
-        "rendered for the family's other operators: RMSNorm after a residual add, LayerNorm, and LayerNorm after a "
-        "residual add (Liger-Kernel has no such operator). % of copy = "
+        "rendered for the family's other operators: RMSNorm after a residual add, LayerNorm, LayerNorm after a "
+        "residual add (Liger-Kernel has no such operator), and RMSNorm with a zero-centred weight (Gemma's: rows "
+        "scaled by 1 + weight; Liger-Kernel's in its gemma mode), without and with the residual add. % of copy = "
         "the bytes the operator must move (x read and y written by the forward, also grad_out and x read and "
         "grad_x written by the backward; with the residual add also residual read and residual_out written "
         "by the forward, grad_residual_out read by the backward, which reads residual_out in place of x; and "
@@ -842,9 +842,14 @@ def row_norm_cpu_table(results: Path = ROW_NORM_RESULTS_DIR) -> str:
 
 def _suite_title(folder: Path) -> str:
     """A norm's name as its table's title gives it, from its benchmark's record."""
-    meta = _load(next(folder.glob("bench_*.json")))["meta"]
+    return _norm_title(_load(next(folder.glob("bench_*.json")))["meta"])
+
+
+def _norm_title(meta: dict) -> str:
+    """A norm's name from its benchmark's record: "residual add + RMSNorm, zero-centred weight"."""
     title = _NORM_TITLES.get(meta["norm"], meta["norm"])
-    return f"residual add + {title}" if meta.get("residual_add") else title
+    title = f"residual add + {title}" if meta.get("residual_add") else title
+    return f"{title}, zero-centred weight (1 + weight)" if meta.get("zero_centered_weight") else title
 
 
 def two_gpu_runs(results: Path = ROW_NORM_RESULTS_DIR) -> str:

@@ -202,6 +202,30 @@ def test_each_other_norm_was_tested_benchmarked_and_sanitized_on_the_gpu(name):
     assert current, "re-run it on the GPU"
 
 
+@pytest.mark.parametrize("name", list(gpu.ZERO_CENTERED_NORMS))
+def test_each_zero_centred_norm_was_tested_benchmarked_and_sanitized_on_the_gpu(name):
+    # RMSNorm's zero-centred answers (their own kernels: kWeightOffset 1): their suite, sanitizer run
+    # and benchmark against Liger-Kernel's gemma mode, on the sources the README's table names. A
+    # landing of new kernels need not re-run them (scaffold/gpu.py), so the sources may be earlier
+    # ones, which the table must then say.
+    folder = results.ROW_NORM_RESULTS_DIR / "norms" / name
+    suite = json.loads((folder / "gpu_suite.json").read_text())
+    bench = json.loads((folder / f"bench_{name}.json").read_text())
+    assert suite["failed"] == [] and suite["tests"]["ok"] and " failed" not in suite["tests"]["summary"]
+    assert [s["verdict"] for s in suite["sanitizer"]] == ["clean", "clean"]
+    meta = bench["meta"]
+    assert meta["device_type"] == "gpu" and not meta["quick"] and meta["op"].endswith(f"::{name}")
+    assert meta["zero_centered_weight"] and meta["peers"] == ["liger"] and meta["liger_version"]
+    assert meta["residual_add"] == gpu.ZERO_CENTERED_NORMS[name].get("residual_add", False)
+    assert meta["sources_sha256"] == suite["environment"]["sources_sha256"]
+    if _shallow():
+        return  # (whether the sources differ only in comments needs the git history)
+    current, sentence = results.norm_sources_statement(name, suite["environment"]["sources_sha256"])
+    readme = results.READMES[0].read_text()
+    assert sentence in readme or results._of_the_suite(sentence) in readme
+    assert current or "it has not been re-run" in sentence
+
+
 def test_a_project_with_an_operator_of_each_family_passed_its_cuda_cases():
     last = (results.ROW_NORM_RESULTS_DIR / "two_families" / "tests_cuda.log").read_text().strip().splitlines()[-1]
     assert " passed" in last and "failed" not in last and "error" not in last
