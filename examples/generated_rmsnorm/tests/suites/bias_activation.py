@@ -38,7 +38,7 @@ from .common import (
 PROJECT = Path(__file__).resolve().parents[2]  # the project folder (tests/suites/ is two down)
 
 
-spec = spec_fixture(SPECS)
+spec = spec_fixture(SPECS, generated_rmsnorm)
 # (rtol, atol) against the float64 reference: one rounding to the dtype, plus, for float32 on the
 # GPU, the few-ulp error of the hardware exp and division.
 TOLERANCES = {

@@ -29,14 +29,23 @@ DATA_PARALLEL_DEVICES = [
 ]
 
 
-def spec_fixture(specs: dict):
+def spec_fixture(specs: dict, package):
     """A suite's fixture `spec`: the spec, in the family's `specs`, of the operator of the test module
-    that imported the suite (its OPERATOR)."""
+    that imported the suite (its OPERATOR). `package`: the project's package, which registers them."""
 
     @pytest.fixture(scope="module")
     def spec(request):
         """The operator of the test module that imported these tests (its OPERATOR)."""
-        return specs[request.module.OPERATOR]
+        name = request.module.OPERATOR
+        if name not in specs:  # an operator added since this copy of the package was installed
+            pytest.fail(
+                f"{package.__name__}, imported from {Path(package.__file__).parent}, has no operator "
+                f"{name!r} (no ops/{name}.py there): a copy installed before the operator was added? Install "
+                'the project again (pip install --no-build-isolation ".[test]"), or editable (-e), which '
+                "builds in place.",
+                pytrace=False,
+            )
+        return specs[name]
 
     return spec
 

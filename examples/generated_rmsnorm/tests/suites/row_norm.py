@@ -15,6 +15,7 @@ element for an operator without the add.
 
 import concurrent.futures
 import copy
+import inspect
 import json
 import math
 import os
@@ -47,7 +48,7 @@ from .common import (
     test_an_operator_the_library_lacks_asks_for_a_rebuild,  # noqa: F401 (run here, for this family)
 )
 
-spec = spec_fixture(SPECS)
+spec = spec_fixture(SPECS, generated_rmsnorm)
 # Relative to the largest element of the float64 reference: one rounding to the dtype, plus the
 # float32 statistics' rounding over rows of up to 10^5 elements.
 TOLERANCES = {torch.float64: 1e-10, torch.float32: 2e-5, torch.float16: 2e-3, torch.bfloat16: 1.6e-2}
@@ -1318,6 +1319,18 @@ def torch_layer(spec, *args, **kwargs):
     return (nn.LayerNorm if spec.has_bias else nn.RMSNorm)(*args, **kwargs)
 
 
+def test_layer_takes_torch_nn_s_arguments_in_their_order(spec):
+    # The same names, defaults and kinds (each positional too) as the installed torch.nn layer's, so
+    # that a call written for torch.nn's layer, positionally or by name, builds ours.
+    ours = inspect.signature(spec.layer.__init__).parameters
+    theirs = inspect.signature(torch_layer(spec, 1).__class__.__init__).parameters
+    assert [(p.name, p.kind) for p in ours.values()] == [(p.name, p.kind) for p in theirs.values()]
+    assert [p.default for p in ours.values()] == [p.default for p in theirs.values()]
+    args = (8, 1e-3, True, *([True] if spec.has_bias else []), "cpu", torch.float64)
+    layer = spec.layer(*args)
+    assert layer.eps == 1e-3 and layer.weight.dtype == torch.float64 and layer.weight.device.type == "cpu"
+
+
 @pytest.mark.parametrize("elementwise_affine", [True, False])
 @pytest.mark.parametrize("device", DEVICES)
 def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
@@ -1480,6 +1493,13 @@ def test_deferred_layer_computes_as_one_made_on_the_device(spec, device, form, t
 def test_layer_refuses_a_shape_over_several_dimensions(spec):
     with pytest.raises(ValueError, match="normalized_shape must be one int"):
         spec.layer((4, 8))
+
+
+@pytest.mark.parametrize("shape", [(3, 66), (66,), ()])
+def test_layer_names_the_input_whose_width_is_not_its_own(spec, shape):
+    # A width other than the layer's: the message names x, the input, not the weight sized to the layer.
+    with pytest.raises(ValueError, match=r"x \(the input\) must have 64 elements in its last dimension"):
+        spec.layer(64, elementwise_affine=False)(torch.randn(shape))
 
 
 @pytest.mark.parametrize("device", DEVICES)

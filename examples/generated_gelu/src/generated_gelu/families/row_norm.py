@@ -144,6 +144,15 @@ def _apply(
     """The layer's operator on x (and residual, where it adds one), its parameters and eps (None:
     the default of the dtype it computes in)."""
     function = type(layer).function
+    # x's last dimension against the layer's own, so that a wrong width names the input (the
+    # operator's own check would name the layer's weight, sized to that width).
+    # (A plain check, not torch._check_value: torch.compile takes no message closure over x.)
+    n = layer.normalized_shape[0]
+    if x.dim() < 1 or x.size(-1) != n:
+        raise ValueError(
+            f"{type(layer).__name__}: x (the input) must have {n} elements in its last dimension (the "
+            f"layer's normalized_shape), but got shape {list(x.shape)}"
+        )
     if x.dtype == torch.float64:
         # A float64 x with a layer's float32 parameters computes in float64, as torch.nn.RMSNorm does
         # (the operator itself takes parameters of x's dtype, or float32 for a 16-bit x).
@@ -198,10 +207,10 @@ RESIDUAL_FORWARD_DOC = """
 
 
 class RMSNormLayer(_NormLayer):
-    """The family's RMSNorm layer, with the arguments, parameter and initial value of
-    ``torch.nn.RMSNorm`` over the last dimension. Each operator's layer is a subclass that names its
-    function. ``eps=None`` takes the machine epsilon of the type the norm computes in (float32 for a
-    float16 or bfloat16 ``x``), as ``torch.nn.RMSNorm`` does."""
+    """The family's RMSNorm layer, with the arguments (in torch.nn.RMSNorm's order, each positional
+    too), parameter and initial value of ``torch.nn.RMSNorm`` over the last dimension. Each operator's
+    layer is a subclass that names its function. ``eps=None`` takes the machine epsilon of the type
+    the norm computes in (float32 for a float16 or bfloat16 ``x``), as ``torch.nn.RMSNorm`` does."""
 
     function: Callable[..., Tensor]
     zero_centered_weight: bool = False
@@ -212,7 +221,6 @@ class RMSNormLayer(_NormLayer):
         normalized_shape: int | tuple[int, ...] | list[int] | torch.Size,
         eps: float | None = None,
         elementwise_affine: bool = True,
-        *,
         device: torch.device | str | None = None,
         dtype: torch.dtype | None = None,
     ) -> None:
@@ -257,9 +265,9 @@ class RMSNormLayer(_NormLayer):
 
 
 class LayerNormLayer(_NormLayer):
-    """The family's LayerNorm layer, with the arguments, parameters and initial values of
-    ``torch.nn.LayerNorm`` over the last dimension. Each operator's layer is a subclass that names its
-    function."""
+    """The family's LayerNorm layer, with the arguments (in torch.nn.LayerNorm's order, each positional
+    too), parameters and initial values of ``torch.nn.LayerNorm`` over the last dimension. Each
+    operator's layer is a subclass that names its function."""
 
     function: Callable[..., Tensor]
     residual_add: bool = False
@@ -270,7 +278,6 @@ class LayerNormLayer(_NormLayer):
         eps: float = 1e-5,
         elementwise_affine: bool = True,
         bias: bool = True,
-        *,
         device: torch.device | str | None = None,
         dtype: torch.dtype | None = None,
     ) -> None:
