@@ -1,0 +1,54 @@
+"""Call BH's phase 1 benchmarks (runs/bh/1/, the change of runs/bg/template_change.diff) against the
+tables main holds (call BB's), cell by cell: our device time over the table's, forward and
+forward+backward, our % of the copy rate, and where a peer was faster in the same run. Run from
+benchmarks/results: python3 runs/bh/compare_bh1.py"""
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from norm_tables import FILES  # noqa: E402
+
+PHASE = Path(__file__).resolve().parent / "1"
+PROJECT = {
+    "RMSNorm": "rmsnorm",
+    "LayerNorm": "layer_norm",
+    "residual-add RMSNorm": "fused_add_rms_norm",
+    "residual-add LayerNorm": "fused_add_layer_norm",
+}
+
+
+def cells(bench):
+    return {(r["dtype"], tuple(r["shape"]), r["pass"]): r for r in bench["results"]}
+
+
+for name, path in FILES.items():
+    then = cells(json.load(open(path)))
+    now = cells(json.load(open(PHASE / PROJECT[name] / Path(path).name)))
+    print(
+        f"== {name}: ours in call BH over the table's (call BB's), forward / forward+backward; "
+        "% of copy forward / forward+backward; peers faster (device time)"
+    )
+    for dtype, shape, p in now:
+        if p != "forward":
+            continue
+        row = []
+        for q in ("forward", "forward+backward"):
+            a, b = now[dtype, shape, q], then[dtype, shape, q]
+            row.append(
+                (
+                    a["device_ms"]["ours"] / b["device_ms"]["ours"],
+                    a["pct_of_copy"].get("ours"),
+                    [
+                        f"{k} x{a['device_ms']['ours'] / v:.2f} {q[:3] if q == 'forward' else 'f+b'}"
+                        for k, v in a["device_ms"].items()
+                        if k != "ours" and v and v < a["device_ms"]["ours"]
+                    ],
+                )
+            )
+        pct = " / ".join("-" if r[1] is None else f"{r[1]:.1f}" for r in row)
+        print(
+            f"  {dtype:9} {shape[0]}x{shape[1]:<7} {row[0][0]:.3f} / {row[1][0]:.3f}   {pct:13}  "
+            + "; ".join(row[0][2] + row[1][2])
+        )
