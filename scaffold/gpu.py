@@ -35,8 +35,9 @@ OTHER_NORMS = {
 }
 # RMSNorm's zero-centred weight (Gemma's: rows scaled by 1 + weight), without and with the residual
 # add: the answers whose CUDA kernels no other project of the bundle builds (kWeightOffset 1). Their
-# records (results/norms/<operator>/) say which kernel sources they ran; a landing of new kernels
-# re-runs OTHER_NORMS, not these, so their tables may name earlier sources, as the README then says.
+# records (results/norms/<operator>/) say which kernel sources they ran. run.sh runs them with the
+# other norms, but the landings of runs/ (call_ap.sh) re-run OTHER_NORMS alone, so their tables may
+# name earlier sources, as the README then says.
 ZERO_CENTERED_NORMS = {
     "gemma_rms_norm": {"zero_centered_weight": True},
     "fused_add_gemma_rms_norm": {"zero_centered_weight": True, "residual_add": True},

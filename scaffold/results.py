@@ -690,6 +690,18 @@ def _of_the_suite(sentence: str) -> str:
     return re.sub(r"^Their run ", "The suite's run ", sentence)
 
 
+def _reference_note(meta: dict) -> str:
+    """What a zero-centred norm's eager and torch.compile columns timed, where its record predates the
+    benchmark's recording of the reference (meta["reference"], recorded since the commit after e9743e8)."""
+    if not meta.get("zero_centered_weight") or "reference" in meta:
+        return ""
+    return (
+        " Its eager and torch.compile columns timed the operator's reference as rendered before commit "
+        "e9743e8, which added 1 to a 16-bit weight in that dtype (the reference now computes 1 + weight "
+        "and the product in float32, as the kernels do)."
+    )
+
+
 def _row_norm_table(folder: Path, example: Path) -> list[str]:
     """One norm's table: the example's own run (`folder` is `example`) or another norm's project."""
     bench = _load(next(folder.glob("bench_*.json")))
@@ -718,7 +730,8 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
         )
         + _later_sanitizer(folder, env)
         + f". {_of_the_suite(sources) if _apart(meta, env) else sources}".rstrip()
-        + _benchmarked_sources(meta, env),
+        + _benchmarked_sources(meta, env)
+        + _reference_note(meta),
         "",
         "| dtype | shape | pass | ours per call | "
         + " | ".join(f"{labels.get(k, k)} % of copy" for k in names)
@@ -753,9 +766,9 @@ def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         "The row normalization family's example, `examples/generated_rmsnorm/`, and the same template "
         "rendered for the family's other operators: RMSNorm after a residual add, LayerNorm, LayerNorm after a "
         "residual add (Liger-Kernel has no such operator), and RMSNorm with a zero-centred weight (Gemma's: rows "
-        "scaled by 1 + weight; Liger-Kernel's in its gemma mode), without and with the residual add, whose eager "
-        "column times the operator's Python reference (`reference_<operator>` in its `ops/` module: torch has no such "
-        "norm). % of copy = "
+        "scaled by 1 + weight; Liger-Kernel's in its gemma mode), without and with the residual add, whose eager and "
+        "torch.compile columns time the operator's Python reference (`reference_<operator>` in its `ops/` module: "
+        "torch has no such norm). % of copy = "
         "the bytes the operator must move (x read and y written by the forward, also grad_out and x read and "
         "grad_x written by the backward; with the residual add also residual read and residual_out written "
         "by the forward, grad_residual_out read by the backward, which reads residual_out in place of x; and "
@@ -860,12 +873,15 @@ def two_gpu_runs(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     on the kernel sources of its table's suite. Empty where there are none."""
     folders = [results, *(sorted((results / "norms").iterdir()) if (results / "norms").is_dir() else [])]
     runs = []  # (its gpu_suite.json, that file, what ran, its folder, its sources where not the suite's)
+    one_gpu = []  # the norms whose only suite ran with one GPU
     for folder in folders:
         # A run of its own (two_gpus/), or the norm's suite where it ran with two GPUs visible.
         record = folder / "two_gpus" / "gpu_suite.json"
         if not record.is_file():
             record = folder / "gpu_suite.json"
             if not record.is_file() or _load(record)["environment"].get("gpu_count", 1) < 2:
+                if record.is_file():
+                    one_gpu.append(_suite_title(folder))
                 continue
         run = _load(record)
         digest = run["environment"].get("sources_sha256")
@@ -910,13 +926,19 @@ def two_gpu_runs(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     dates = sorted({run["environment"]["date"][:10] for run, *_ in runs})
     same = all(not sources for *_, sources in runs)
     return (
-        f"On a machine with {' or '.join(gpus)} ({', '.join(dates)}; torch {first['torch']}) each norm's suite and "
-        "the two-family project's ran with both GPUs visible"
+        f"On a machine with {' or '.join(gpus)} ({', '.join(dates)}; torch {first['torch']}) "
+        + ("each norm's suite" if not one_gpu else "the suites of the norms named here")
+        + " and the two-family project's ran with both GPUs visible"
         + ("" if skipped else f", {_TWO_GPU_CASES} included")
         + (", each norm's on the kernel sources of its table's suite" if same else "")
         + ": "
         + "; ".join(parts)
         + "."
+        + (
+            f" The suites of {' and '.join(one_gpu)} ran with one GPU: their two-GPU cases have not run."
+            if one_gpu
+            else ""
+        )
     )
 
 

@@ -21,7 +21,7 @@ import torch.autograd.forward_ad as fwAD
 from torch import nn
 from torch._subclasses.fake_tensor import FakeTensorMode
 
-import generated_gelu  # noqa: F401  (loads the library and registers the operators)
+import generated_gelu  # (loads the library and registers the operators)
 from generated_gelu.families.bias_activation import SPECS
 
 from .common import (

@@ -14,6 +14,7 @@ residual add is compared with Liger's fused add + RMSNorm (LayerNorm with one ha
 from __future__ import annotations
 
 import importlib.metadata
+import inspect
 import sys
 from collections.abc import Sequence
 
@@ -159,6 +160,14 @@ def liger(spec, device: torch.device) -> dict[str, runner.Impl]:
     return {"liger": lambda inputs: Function.apply(*inputs.values(), eps, offset, casting_mode, False)}
 
 
+def reference_source(spec) -> str | None:
+    """The reference's source (what the eager and torch.compile columns time), for the record."""
+    try:
+        return inspect.getsource(spec.reference)
+    except (OSError, TypeError):
+        return None
+
+
 def liger_version() -> str | None:
     try:
         return importlib.metadata.version("liger-kernel")
@@ -184,6 +193,7 @@ FAMILY = runner.Family(
         "residual_add": spec.residual_add,
         "eps": spec.default_eps,
         "liger_version": liger_version(),
+        "reference": reference_source(spec),
     },
     sanitizer_shapes=SANITIZER_SHAPES,
     sanitizer_rows=far_first_rows,

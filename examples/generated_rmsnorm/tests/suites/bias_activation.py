@@ -21,7 +21,7 @@ import torch.autograd.forward_ad as fwAD
 from torch import nn
 from torch._subclasses.fake_tensor import FakeTensorMode
 
-import generated_rmsnorm  # noqa: F401  (loads the library and registers the operators)
+import generated_rmsnorm  # (loads the library and registers the operators)
 from generated_rmsnorm.families.bias_activation import SPECS
 
 from .common import (

@@ -28,7 +28,7 @@ import torch
 import torch.autograd.forward_ad as fwAD
 from torch import nn
 
-import generated_rmsnorm  # noqa: F401  (loads the library and registers the operators)
+import generated_rmsnorm  # (loads the library and registers the operators)
 from generated_rmsnorm.families.row_norm import (
     BACKWARD_GROUPS_VARIABLE,
     CLUSTER_LIMIT_VARIABLE,

@@ -6,9 +6,10 @@ where `scaffold results-table` puts their tables beside the other norms'.
 Usage (in the repository's venv): python3 land_bi.py [--check]; then `scaffold results-table --write`.
 It checks first and copies nothing unless every check passes: both phases ran one commit's bundle,
 rendered without uncommitted changes; each suite passed, nothing failed or deselected, memcheck and
-racecheck clean, on the kernel sources the template renders now for the operator; each benchmark's
-first tests passed and it ended with exit 0, a full GPU run against Liger-Kernel of the suite's
-sources, with a device time for each implementation and a percentage where not host-bound."""
+racecheck clean (each of its own operator), on the kernel sources the template renders now for the
+operator; each benchmark's first tests passed and it ended with exit 0, a full GPU run against
+Liger-Kernel of the suite's sources, with the cells of the same norm's table without the zero-centred
+weight, a device time for each implementation and a percentage where not host-bound."""
 
 import json
 import shutil
@@ -22,6 +23,15 @@ from scaffold import gpu, results  # noqa: E402
 
 SUITE_LOGS = ["gpu_suite.json", "tests.log", "sanitizer_memcheck.log", "sanitizer_racecheck.log"]
 NAMES = list(gpu.ZERO_CENTERED_NORMS)
+# The table of the same norm without the zero-centred weight, whose cells each benchmark must have.
+COUNTERPART = {
+    "gemma_rms_norm": RESULTS / "bench_rms_norm.json",
+    "fused_add_gemma_rms_norm": RESULTS / "norms" / "fused_add_rms_norm" / "bench_fused_add_rms_norm.json",
+}
+
+
+def cells(bench: dict) -> set:
+    return {(r["dtype"], tuple(r["shape"]), r["pass"]) for r in bench["results"]}
 
 
 def check() -> list[str]:
@@ -46,10 +56,8 @@ def check() -> list[str]:
         log = (HERE / "2" / name / "tests.log").read_text().strip().splitlines()
         if not log or summary.split(" in ")[0] not in log[-1]:
             problems.append(f"{name}: tests.log is not the log of its gpu_suite.json's tests")
-        if [(s["tool"], s["verdict"]) for s in suite["sanitizer"]] != [
-            ("memcheck", "clean"),
-            ("racecheck", "clean"),
-        ]:
+        verdicts = [(s["op"], s["tool"], s["verdict"]) for s in suite["sanitizer"]]
+        if verdicts != [(name, "memcheck", "clean"), (name, "racecheck", "clean")]:
             problems.append(f"{name}: compute-sanitizer not clean")
         recorded = suite["environment"].get("sources_sha256") or ""
         if recorded != results._digest(results.norm_csrc(name)):
@@ -74,6 +82,8 @@ def check() -> list[str]:
             problems.append(
                 f"{name}: its benchmark is not a full GPU run of its answers against Liger-Kernel"
             )
+        if cells(bench) != cells(json.loads(COUNTERPART[name].read_text())):
+            problems.append(f"{name}: its benchmark's cells are not those of {COUNTERPART[name].name}")
         for r in bench["results"]:
             host_bound = r.get("host_bound", r["copy_ms"] < 0.02)
             names = ["ours", "eager", "compile", "liger"]
