@@ -198,6 +198,21 @@ def test_an_sdist_builds_a_wheel_that_says_what_it_needs_and_a_plain_install_pas
     output = run([str(environment.python), "-m", "pytest", "-q", "-p", "no:cacheprovider"], unpacked, environment.env)
     assert " passed" in output and " failed" not in output
 
+    # The tests of an operator the installed copy lacks (added to the project after it was installed):
+    # they fail saying so and how to install again, not with the suite's KeyError.
+    added = unpacked / "tests" / "test_added_later.py"
+    added.write_text('from suites.bias_activation import *  # noqa: F403\n\nOPERATOR = "added_later"\n')
+    later = subprocess.run(
+        [str(environment.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", str(added)],
+        cwd=unpacked,
+        env=environment.env,
+        capture_output=True,
+        text=True,
+    )
+    assert later.returncode != 0 and "KeyError" not in later.stdout, later.stdout[-2000:]
+    assert "has no operator 'added_later' (no ops/added_later.py there)" in later.stdout, later.stdout[-2000:]
+    assert 'pip install --no-build-isolation ".[test]"' in later.stdout
+
 
 def test_without_a_built_library_the_import_error_says_what_to_run(render_project, tmp_path):
     project = render_project()
