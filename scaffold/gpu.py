@@ -42,6 +42,8 @@ ZERO_CENTERED_NORMS = {
     "gemma_rms_norm": {"zero_centered_weight": True},
     "fused_add_gemma_rms_norm": {"zero_centered_weight": True, "residual_add": True},
 }
+# Every norm project the bundle renders besides the RMSNorm example, by operator name.
+BUNDLE_NORMS = {**OTHER_NORMS, **ZERO_CENTERED_NORMS}
 
 # A project with an operator of each family: the template's default answers (a bias + GELU, tanh
 # approximation, operator) in a project named TWO_FAMILIES_PROJECT, then an RMSNorm operator with the
@@ -112,10 +114,10 @@ def activation_answers(activation: str) -> dict:
 
 def norm_answers(name: str) -> dict:
     """The answers of the project rendered for another operator of the row normalization family than
-    the RMSNorm example's (a name of OTHER_NORMS or ZERO_CENTERED_NORMS)."""
+    the RMSNorm example's (a name of BUNDLE_NORMS)."""
     return {
         **render.EXAMPLES["generated_rmsnorm"],
-        **{**OTHER_NORMS, **ZERO_CENTERED_NORMS}[name],
+        **BUNDLE_NORMS[name],
         "op_name": name,
         "package_name": f"example_{name}",
         "project_name": f"Example {name}",
@@ -201,7 +203,7 @@ def bundle(destination: Path) -> Path:
     render.render_example(destination / "rmsnorm", render.EXAMPLES["generated_rmsnorm"])
     for activation in OTHER_ACTIVATIONS:
         render.render(destination / activation, activation_answers(activation))
-    for norm in [*OTHER_NORMS, *ZERO_CENTERED_NORMS]:
+    for norm in BUNDLE_NORMS:
         render.render(destination / norm, norm_answers(norm))
     render_two_families(destination / "two_families")
     (destination / "commit.txt").write_text(template_commit())
@@ -215,5 +217,5 @@ def run_script() -> str:
     """run.sh's text, with the bundle's activations and norms."""
     return RUN_SH.format(
         activations=" ".join(shlex.quote(a) for a in OTHER_ACTIVATIONS),
-        norms=" ".join(shlex.quote(n) for n in [*OTHER_NORMS, *ZERO_CENTERED_NORMS]),
+        norms=" ".join(shlex.quote(n) for n in BUNDLE_NORMS),
     )

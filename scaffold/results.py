@@ -692,7 +692,7 @@ def _of_the_suite(sentence: str) -> str:
 
 def _reference_note(meta: dict) -> str:
     """What a zero-centred norm's eager and torch.compile columns timed, where its record predates the
-    benchmark's recording of the reference (meta["reference"], recorded since the commit after e9743e8)."""
+    benchmark's recording of the reference (meta["reference"], recorded since commit 96dddb9)."""
     if not meta.get("zero_centered_weight") or "reference" in meta:
         return ""
     return (

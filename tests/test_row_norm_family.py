@@ -116,3 +116,31 @@ def test_a_project_with_an_operator_of_each_family_builds_passes_and_updates(tmp
     # files are as they were.
     assert git(generated, "status", "--porcelain").splitlines() == [" M .copier-answers.my_norm.yml"]
     assert {path: (generated / path).read_text() for path in operator_files} == operator_files
+
+
+def _reference(x):  # a stand-in operator's reference, defined in a file so that its source can be read
+    return x
+
+
+def test_the_row_norm_benchmark_records_the_reference_its_eager_and_compile_columns_time(monkeypatch):
+    # bench_<op>.json's meta carries the reference's source: a record then says what its eager and
+    # torch.compile columns timed (the README's tables read it: scaffold/results.py's _reference_note).
+    import importlib
+    import inspect
+    import sys
+    import types
+
+    from scaffold import render
+
+    monkeypatch.syspath_prepend(str(render.EXAMPLES_ROOT / "generated_rmsnorm"))
+    for name in [m for m in sys.modules if m.split(".")[0] == "benchmarks"]:
+        monkeypatch.delitem(sys.modules, name)  # (another example's benchmarks package)
+    try:
+        harness = importlib.import_module("benchmarks.harness.row_norm")
+        spec = types.SimpleNamespace(
+            norm="rms_norm", zero_centered_weight=True, residual_add=False, default_eps=1e-6, reference=_reference
+        )
+        assert harness.FAMILY.meta(spec)["reference"] == inspect.getsource(_reference)
+    finally:  # this example's benchmarks package leaves with the test
+        for name in [m for m in sys.modules if m.split(".")[0] == "benchmarks"]:
+            del sys.modules[name]

@@ -8,10 +8,11 @@ its call as a Landing and passes it to main():
 It checks first and copies nothing unless every check passes:
 - every file it copies is there;
 - all phases ran one commit's bundle, rendered without uncommitted changes;
-- each suite passed with nothing failed, none deselected, two GPUs visible and none of its two-GPU
-  cases skipped, its tests.log ending with its gpu_suite.json's summary, compute-sanitizer's memcheck
-  then racecheck clean (but the two-family project's, run without), on the kernel sources the template
-  renders now (or sources that differ from them only in comments: scaffold.results);
+- each suite passed with nothing failed, none deselected, at least the call's GPUs visible (two unless
+  it says one, as call BI does: then none of its two-GPU cases skipped), its tests.log ending with its
+  gpu_suite.json's summary, compute-sanitizer's memcheck then racecheck of its own operator clean (but
+  the two-family project's, run without), on the kernel sources the template renders now (or sources
+  that differ from them only in comments: scaffold.results);
 - each benchmark's first tests passed (its phase's console.txt), and it is a full GPU run of its
   operator on its suite's kernel sources, against the peers named, with the cells of the table it
   replaces, a device time for each implementation and a percentage where not host-bound in every
@@ -28,16 +29,12 @@ from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parents[1]  # benchmarks/results
 sys.path.insert(0, str(RESULTS.parents[3]))  # the repository: scaffold
+from scaffold import gpu  # noqa: E402
 from scaffold import results as scaffold_results  # noqa: E402
 
 # What each project of `scaffold gpu-bundle` is: its operator, and where its records go (under RESULTS).
-OPS = {
-    "rmsnorm": "rms_norm",
-    "layer_norm": "layer_norm",
-    "fused_add_rms_norm": "fused_add_rms_norm",
-    "fused_add_layer_norm": "fused_add_layer_norm",
-}
-WHERE = {"rmsnorm": ".", **{p: f"norms/{p}" for p in OPS if p != "rmsnorm"}}
+OPS = {"rmsnorm": "rms_norm", **{p: p for p in gpu.BUNDLE_NORMS}}
+WHERE = {"rmsnorm": ".", **{p: f"norms/{p}" for p in gpu.BUNDLE_NORMS}}
 SUITE_LOGS = ["gpu_suite.json", "tests.log", "sanitizer_memcheck.log", "sanitizer_racecheck.log"]
 
 
@@ -48,7 +45,8 @@ class Landing:
     suites: dict[str, str]  # project -> the phase whose suite lands
     builds: dict[str, str]  # project -> its build log, relative to `call`
     benches: dict[str, tuple[str, list[str]]]  # project -> (phase, peers)
-    two_families: str  # the phase of the two-family project's suite
+    two_families: str | None  # the phase of the two-family project's suite (None: not in this call)
+    gpus: int = 2  # the GPUs each suite saw (2: it is also the norm's two-GPU run)
 
 
 def needed(landing: Landing) -> list[str]:
@@ -58,14 +56,16 @@ def needed(landing: Landing) -> list[str]:
     for p, (phase, _) in landing.benches.items():
         op = OPS[p]
         files += [f"{phase}/{p}/{f}" for f in (f"bench_{op}.json", f"bench_{op}.png", "benchmark.log")]
-    files += [f"{landing.two_families}/two_families/{f}" for f in ("gpu_suite.json", "tests.log")]
+    if landing.two_families:
+        files += [f"{landing.two_families}/two_families/{f}" for f in ("gpu_suite.json", "tests.log")]
     return files
 
 
 def check(landing: Landing) -> list[str]:
     call = landing.call
     problems = [f"missing: {f}" for f in needed(landing) if not (call / f).is_file()]
-    if not list((call / landing.two_families / "two_families").glob("copier-answers*.yml")):
+    two_families = call / (landing.two_families or "") / "two_families"
+    if landing.two_families and not list(two_families.glob("copier-answers*.yml")):
         problems.append(f"missing: {landing.two_families}/two_families/copier-answers*.yml")
     if problems:
         return problems
@@ -76,17 +76,18 @@ def check(landing: Landing) -> list[str]:
         problems.append("the bundle was rendered with uncommitted changes")
     sources = {}
     folders = [f"{phase}/{p}" for p, phase in landing.suites.items()]
-    folders.append(f"{landing.two_families}/two_families")
+    if landing.two_families:
+        folders.append(f"{landing.two_families}/two_families")
     for folder in folders:
         suite = json.loads((call / folder / "gpu_suite.json").read_text())
         summary = suite.get("tests", {}).get("summary") or ""
         failed = " failed" in summary or " error" in summary
         if suite.get("failed") or not suite.get("tests", {}).get("ok") or failed:
             problems.append(f"{folder}: failed {suite.get('failed')}, {summary}")
-        if suite["environment"].get("gpu_count", 1) < 2:
-            problems.append(f"{folder}: {suite['environment'].get('gpu_count')} GPU(s)")
+        if suite["environment"].get("gpu_count", 1) < landing.gpus:
+            problems.append(f"{folder}: {suite['environment'].get('gpu_count')} GPU(s), not {landing.gpus}")
         log = (call / folder / "tests.log").read_text()
-        if "needs two CUDA devices" in log:  # (scaffold/results.py's _NEEDS_TWO_GPUS)
+        if landing.gpus > 1 and "needs two CUDA devices" in log:  # (scaffold/results.py's _NEEDS_TWO_GPUS)
             problems.append(f"{folder}: its two-GPU cases were skipped")
         if summary.split(" in ")[0] not in (log.strip().splitlines() or [""])[-1]:
             problems.append(f"{folder}: tests.log is not the log of its gpu_suite.json's tests")
@@ -105,8 +106,8 @@ def check(landing: Landing) -> list[str]:
         if not current:
             problems.append(f"{folder}: it ran other kernel sources than the template renders now")
         if project != "two_families":
-            verdicts = [(s["tool"], s["verdict"]) for s in suite.get("sanitizer", [])]
-            if verdicts != [("memcheck", "clean"), ("racecheck", "clean")]:
+            verdicts = [(s.get("op"), s["tool"], s["verdict"]) for s in suite.get("sanitizer", [])]
+            if verdicts != [(OPS[project], "memcheck", "clean"), (OPS[project], "racecheck", "clean")]:
                 problems.append(f"{folder}: compute-sanitizer not clean")
             sources[project] = recorded
     for p, (phase, peers) in landing.benches.items():
@@ -158,6 +159,8 @@ def land(landing: Landing) -> None:
         op = OPS[p]
         for f in (f"bench_{op}.json", f"bench_{op}.png", "benchmark.log"):
             shutil.copyfile(call / phase / p / f, RESULTS / WHERE[p] / f)
+    if not landing.two_families:
+        return
     two = RESULTS / "two_families" / "two_gpus"
     for old in two.glob("copier-answers*.yml"):
         old.unlink()
