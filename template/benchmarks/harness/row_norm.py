@@ -40,9 +40,11 @@ DEFAULT_SHAPES_CPU = ["4096x4096", "256x1024", "16x65536"]
 # Shapes for compute-sanitizer: rows narrower than a warp (several rows a block, N = 1 and odd N),
 # a row per thread group with one, four and eight vectors a thread, rows wider than the registers
 # hold (read in several passes; the backward's workspace path), rows left over at the end of the
-# backward's grid, and short rows enough for the forward to give each a warp or 16 threads. N not a
-# multiple of the vector width (rows read from their first vector boundary, with edges): in clusters
-# (3 x 40003), a row a block, several rows a block, and rows wider than the registers hold.
+# backward's grid, and short rows enough for the forward to give each a warp or 16 threads (1200 x
+# 1024: eight vectors a thread of a warp in float32, on GPUs of up to 150 multiprocessors); the
+# residual-add RMSNorm's 16-bit rows at two vectors a thread (200 x 4096). N not a multiple of the
+# vector width (rows read from their first vector boundary, with edges): in clusters (3 x 40003), a
+# row a block, several rows a block, and rows wider than the registers hold.
 SANITIZER_SHAPES = [
     (9, 1),
     (33, 7),
@@ -54,6 +56,8 @@ SANITIZER_SHAPES = [
     (2, 131072),
     (1000, 512),
     (1536, 512),
+    (1200, 1024),
+    (200, 4096),
     (300, 1001),
     (1100, 300),
     (2, 300001),

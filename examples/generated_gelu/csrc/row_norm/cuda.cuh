@@ -237,7 +237,7 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 // forward at 4096 x 1024 took 9.8 us against 19.7 on a block of 256 threads, the bfloat16 at
 // 16384 x 1024 21.0 us against 40.6; with fewer rows, a warp a row took longer (float32 RMSNorm at
 // 512 x 1024: 4.40 us against 3.13).
-// Two kinds of rows that start on a vector boundary take other counts where the rows are more than
+// Three kinds of rows that start on a vector boundary take other counts where the rows are more than
 // the multiprocessors (pick_items' few rows keep its counts), as measured in labs F and F2 of the
 // example's benchmarks/results/runs/ (H200, device time; registers: ptxas on the CPU machine,
 // runs/f/ptxas_forward_2c8cde3.txt); shifted rows (see head_elements) keep the counts above (call X29
@@ -252,12 +252,12 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 //   X29 and X30 had the residual-add LayerNorm's float32 forward at 8192 x 8192 at 286.9 and 291.2 us,
 //   against X28's 276.4 on eight vectors (the lab: 288.5 against 297.1). Without the add, LayerNorm's
 //   bfloat16 forward took longer so (81.3 us against 72.4 at 4096 x 16384). (float64 rows, which the
-//   rule covers too, were not timed.) But the residual-add LayerNorm's 16-bit rows of 1025 to 2048
-//   vectors take kForwardItems on kPreferredRowThreads (its kernel at eight vectors takes 64
-//   registers, the residual-add RMSNorm's 100): lab AE4 of the example's benchmarks/results/runs/ae/
-//   (H200, device time) had its forward at 4096 x 16384 at 0.968 (bfloat16) and 0.951 (float16) of
-//   the time on four vectors, its forward+backward at 0.981 and 0.975; at 8192 x 8192 and
-//   32768 x 4096, whose rows eight vectors cover on fewer threads, eight took 1.041 to 1.059 of it.
+//   rule covers too, were not timed.) The residual-add LayerNorm's 16-bit rows take four as well since
+//   their loads come first (kLoadsFirst): lab BC of the example's benchmarks/results/runs/ (H200,
+//   device time) had its forward at 4096 x 16384 at 0.906 (bfloat16) and 0.912 (float16) of the time
+//   on eight vectors on kPreferredRowThreads, which it took before (whose kernel spilled: lab BB0),
+//   its forward+backward at 0.950 and 0.953. (Item after item, lab AE4 had four slower: 1.033 and
+//   1.051 of eight's time.)
 // - LayerNorm's 16-bit rows without the add (whose kernel at four vectors a thread takes 48 registers)
 //   of more than kForwardItems vectors a thread of a warp, and no more than four vectors a thread of
 //   kPreferredRowThreads cover, take kForwardItems vectors a thread: its bfloat16 forward at 32768 x 4096
@@ -270,6 +270,19 @@ inline int pick_items(int64_t rows, int64_t col_vecs, int most) {
 //   against X28's 10.5-10.8); call X31, with both rules bounded to more rows, 2.96 us (forward+backward
 //   10.4-10.7). (With the residual add, pick_items gives few rows four vectors on up to kMaxRowThreads
 //   threads too: the bound changes nothing there.)
+// - The residual-add RMSNorm's 16-bit rows that start on a vector boundary (kTwoItemRows), of more
+//   than kForwardItems vectors a thread of a warp and no more than two vectors a thread of
+//   kMaxRowThreads cover, take two vectors a thread, as Liger-Kernel's Triton kernel does (a block of
+//   16 warps at N = 8192, 8 at N = 4096), rather than four on up to kPreferredRowThreads. Lab BF of
+//   the example's benchmarks/results/runs/ (H200, device time): its forward at 8192 x 8192 took 0.969
+//   of the time on four vectors in both types, at 32768 x 4096 0.980 (bfloat16) and 0.978 (float16),
+//   at 16384 x 6144 0.966 and 0.965 (rows of 1024, 512 and 768 vectors, 8192 rows or more). Not
+//   timed, and taken by the rule all the same: rows of 257 to 511 vectors, a few hundred rows, rows
+//   read element by element (kVec 1).
+template <template <typename> class Norm, typename scalar_t, bool kShifted>
+constexpr bool kTwoItemRows =
+    !kShifted && Norm<float>::kResidual && !Norm<float>::kCentered && sizeof(scalar_t) == 2;
+
 template <template <typename> class Norm, typename scalar_t, bool kShifted>
 int pick_forward_items(int64_t rows, int64_t col_vecs) {
   const bool warp_rows = col_vecs > core::kWarp &&
@@ -277,11 +290,11 @@ int pick_forward_items(int64_t rows, int64_t col_vecs) {
                          rows >= static_cast<int64_t>(kWarpRowsPerSM) * core::multiprocessor_count();
   if (warp_rows) return col_vecs <= 4 * core::kWarp ? 4 : kForwardItems;
   if (rows <= core::multiprocessor_count()) return pick_items(rows, col_vecs, kForwardItems);
+  if constexpr (kTwoItemRows<Norm, scalar_t, kShifted>) {
+    if (col_vecs > kForwardItems * core::kWarp && col_vecs <= 2 * kMaxRowThreads) return 2;
+  }
   if constexpr (!kShifted && Norm<float>::kResidual) {
-    // (The residual-add LayerNorm's 16-bit rows: the same rows, kForwardItems on kPreferredRowThreads.)
-    static_assert(kForwardItems * kPreferredRowThreads == 4 * kMaxRowThreads);
-    constexpr int kItems = Norm<float>::kCentered && sizeof(scalar_t) == 2 ? kForwardItems : 4;
-    if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return kItems;
+    if (col_vecs > 4 * kPreferredRowThreads && col_vecs <= 4 * kMaxRowThreads) return 4;
   } else if constexpr (!kShifted && Norm<float>::kCentered && sizeof(scalar_t) == 2) {
     if (col_vecs > kForwardItems * core::kWarp && col_vecs <= 4 * kPreferredRowThreads) return kForwardItems;
   }
@@ -572,10 +585,11 @@ __device__ __forceinline__ unsigned cluster_rank() {
 }
 
 // bfloat16 vectors are converted a 32-bit word at a time (core::load_opmath_by_words) where they are
-// already in registers: the forward's statistics and output, the parameters (read whole by
-// load_vector first), and the backward's vectors of x, grad_out and grad_residual_out (read whole
-// from its stages or into registers); the forward's rows read from memory are converted element by
-// element (core::load_opmath). Lab P2 of the example's benchmarks/results/runs/ (H200, bfloat16,
+// already in registers: the forward's statistics and output, the parameters and the residual add's x
+// and residual where it loads them first (kLoadsFirst; read whole by load_vector first), and the
+// backward's vectors of x, grad_out and grad_residual_out (read whole from its stages or into
+// registers); the forward's other rows read from memory are converted element by element
+// (core::load_opmath). Lab P2 of the example's benchmarks/results/runs/ (H200, bfloat16,
 // 32768 x 4096, share of the copy rate), when the word-wise conversion still read global memory itself
 // and so split each 16-byte load into four: the residual-add RMSNorm forward ran at 77% with neither,
 // 79% with both, 93% with the words in registers only; the RMSNorm forward+backward at 83% with
@@ -849,6 +863,35 @@ template <typename scalar_t, int kVec, int kItems, bool kCached, bool kResidual>
 constexpr bool kTwoForwardBlocks =
     std::is_same_v<scalar_t, float> && kVec == 4 && kItems == kForwardItems && kCached && !kResidual;
 
+// Whether the residual-add forward reads x and residual of all of a pass's items (whole vectors)
+// before it writes their sums. Item after item, nvcc 13.0 (sm_90a) issued the float32 kernels' loads
+// of an item only after the previous item's sum was stored, so that a thread had one item's loads in
+// flight (lab BC of the example's benchmarks/results/runs/, bc/sass_bc.txt), after lab BB0 had Nsight
+// Compute put the residual-add RMSNorm's forward 6.0 to 6.6% behind Liger-Kernel's, whose Triton
+// source loads the rows of x and residual whole before it stores their sum, and the residual-add
+// LayerNorm's 4.1 to 6.9% behind torch.compile's. Labs BC and BD (H200, forward device time over
+// main's at the benchmark's shapes but 16 x 4096; bc/summary_bc.txt, bd/summary_bd.txt) had loads
+// first:
+// - float32, up to four vectors a thread: 0.906 to 0.989 (both norms, rows shifted or not);
+// - float32, eight vectors a thread held in registers from a vector boundary: the residual-add
+//   RMSNorm 0.900 at 4096 x 16384 and 0.987 at 4096 x 1024 (a warp a row); the residual-add
+//   LayerNorm 0.948 and 1.081, in one kernel, so that its eight keep the order item after item (lab
+//   BC's loads in groups of four items lost in both norms: 1.020 to 1.116). The residual-add
+//   RMSNorm's other builds of eight (shifted rows; rows read in passes, kCached false) were not timed
+//   and took more registers so (bg/ptxas_bg.txt): they keep the order item after item;
+// - 16-bit rows of four vectors a thread or fewer: the residual-add LayerNorm's that start on a
+//   vector boundary 0.952 to 0.997 (eight, in groups of four: 1.147 and 1.205; see
+//   pick_forward_items for 4096 x 16384), its shifted rows 0.988 and 1.068; the residual-add
+//   RMSNorm's shifted rows 0.923 and 0.953 (8192 x 4095, the one shape timed), those that start on a
+//   vector boundary, whose SASS already had every load but one first, 1.022 to 1.072.
+// Not timed, and taken by the rule all the same: one vector a thread, rows of single elements
+// (kVec 1). float64 was not timed and keeps the order item after item.
+template <typename scalar_t, bool kCentered, int kItems, bool kCached, bool kShifted>
+constexpr bool kLoadsFirst =
+    kItems <= 4
+        ? std::is_same_v<scalar_t, float> || (sizeof(scalar_t) == 2 && (kCentered ? !kShifted : kShifted))
+        : std::is_same_v<scalar_t, float> && !kCentered && kCached && !kShifted;
+
 // kItems vectors a thread of each of `passes` slices of the row; kCached: one slice, kept in
 // registers between the steps. cluster > 1: the blocks of a cluster share one row, block r of it
 // taking the r-th slice of kItems x row_threads vectors (passes is then 1). kShifted: see
@@ -896,12 +939,12 @@ __device__ __forceinline__ void forward_rows(
     return first + (static_cast<int64_t>(pass) * kItems + i) * row_threads + t;
   };
   const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
-  // The residual add's reads of x and residual: whole vectors in the 16-bit types; element by element
-  // in float32 and float64, where nvcc hoisted the whole-vector loads of every item ahead of the adds
-  // and the float32 kernels took up to 74 registers a thread instead of 64 (runs/q/ptxas/). Lab Q1 of
-  // the example's benchmarks/results/runs/ (H200), at 32768 x 4096: the bfloat16 forward ran at 98%
-  // of the copy rate with whole vectors against 93%, the float32 at 93% against 96% (float64 was not
-  // timed).
+  // The residual add's reads of x and residual where they are not loaded first (kLoadsFirst): whole
+  // vectors in the 16-bit types; element by element in float32 and float64, where nvcc hoisted the
+  // whole-vector loads of every item ahead of the adds and the float32 kernels took up to 74 registers
+  // a thread instead of 64 (runs/q/ptxas/). Lab Q1 of the example's benchmarks/results/runs/ (H200),
+  // at 32768 x 4096: the bfloat16 forward ran at 98% of the copy rate with whole vectors against 93%,
+  // the float32 at 93% against 96% (float64 was not timed).
   const auto read_residual_operand = [](const V* p, opmath_t(&out)[kVec]) {
     if constexpr (sizeof(scalar_t) == 2) {
       core::load_opmath(load_vector(p), out);
@@ -909,7 +952,34 @@ __device__ __forceinline__ void forward_rows(
       core::load_opmath(*p, out);
     }
   };
+  // Item i's sum a + b, kept in items[i] as rounded to x's dtype (normalized so) and written.
+  const auto write_sum = [&](int i, int64_t j, opmath_t(&a)[kVec], const opmath_t(&b)[kVec]) {
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) a[e] += b[e];
+    items[i] = core::round_to<scalar_t, kVec>(a);
+    sum_row[j] = items[i];
+  };
   const auto load = [&](int pass, bool first_read) {
+    if constexpr (kResidual && kLoadsFirst<scalar_t, kCentered, kItems, kCached, kShifted>) {
+      if (first_read) {
+        V addends[kItems];
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) {
+          if (!valid(pass, i)) continue;
+          items[i] = load_vector(x_row + column(pass, i));
+          addends[i] = load_vector(residual_row + column(pass, i));
+        }
+#pragma unroll
+        for (int i = 0; i < kItems; ++i) {
+          if (!valid(pass, i)) continue;
+          opmath_t a[kVec], b[kVec];
+          core::load_opmath_by_words(items[i], a);
+          core::load_opmath_by_words(addends[i], b);
+          write_sum(i, column(pass, i), a, b);
+        }
+        return;
+      }
+    }
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
       if (!valid(pass, i)) continue;
@@ -919,10 +989,7 @@ __device__ __forceinline__ void forward_rows(
           opmath_t a[kVec], b[kVec];
           read_residual_operand(x_row + j, a);
           read_residual_operand(residual_row + j, b);
-#pragma unroll
-          for (int e = 0; e < kVec; ++e) a[e] += b[e];
-          items[i] = core::round_to<scalar_t, kVec>(a);  // normalized as rounded to x's dtype
-          sum_row[j] = items[i];
+          write_sum(i, j, a, b);
         } else {
           items[i] = load_vector(sum_row + j);
         }
@@ -2134,10 +2201,14 @@ void dispatch_width(Width width, F&& f) {
   }
 }
 
-// Calls f(integral_constant<kItems>) for items in {1, 4, kMost}, or for kMost with `cached` false
-// where the row needs more (items 0).
-template <int kMost, typename F>
+// Calls f(integral_constant<kItems>) for items in {1, 4, kMost} (and 2 where kTwo: kTwoItemRows, so
+// that other builds hold no kernel of two vectors a thread), or for kMost with `cached` false where
+// the row needs more (items 0).
+template <int kMost, bool kTwo, typename F>
 void dispatch_items(int items, F&& f) {
+  if constexpr (kTwo) {
+    if (items == 2) return f(std::integral_constant<int, 2>{}, std::true_type{});
+  }
   if (items == 1) {
     f(std::integral_constant<int, 1>{}, std::true_type{});
   } else if (items == 4) {
@@ -2338,8 +2409,8 @@ struct RowLayout {
 // threads a block, else on kMaxRowThreads) and the device can launch and place clusters of
 // `cluster_kernel` (without dynamic shared memory) so, else in several passes (kWhole false). A GPU
 // that cannot place the first such cluster may place the second (fewer, larger blocks; the test of
-// ROW_NORM_CLUSTER_LIMIT checks both). cluster_cache: `cluster_kernel`'s.
-template <int kMost, int kClusterThreads, typename Kernel, typename F>
+// ROW_NORM_CLUSTER_LIMIT checks both). cluster_cache: `cluster_kernel`'s. kTwo: see dispatch_items.
+template <int kMost, int kClusterThreads, bool kTwo, typename Kernel, typename F>
 void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel, ClusterCache& cluster_cache,
                    F&& f) {
   const int64_t col_vecs = cols / width.vec;  // (shifted rows have this many or one fewer)
@@ -2359,7 +2430,7 @@ void dispatch_rows(int64_t cols, Width width, int items, Kernel cluster_kernel, 
       }
     }
   }
-  dispatch_items<kMost>(items, [&](auto items_c, auto whole_c) {
+  dispatch_items<kMost, kTwo>(items, [&](auto items_c, auto whole_c) {
     constexpr int kItems = decltype(items_c)::value;
     const int64_t slice = (col_vecs + cluster - 1) / cluster;
     const RowGeometry g = make_row_geometry(slice, kItems);
@@ -2581,7 +2652,7 @@ Outputs forward_cuda(const at::Tensor& x_in, const at::Tensor& residual_in, cons
                  residual_out.defined() ? residual_out.mutable_data_ptr<scalar_t>() : nullptr, rows, cols,
                  g.row_threads, layout.passes, cluster, static_cast<opmath_t>(eps));
         };
-        dispatch_rows<kForwardItems, kForwardClusterThreads>(
+        dispatch_rows<kForwardItems, kForwardClusterThreads, kTwoItemRows<Norm, scalar_t, kShifted>>(
             cols, width, items,
             forward_kernel_for<Norm, scalar_t, param_t, kVec, kForwardItems, true, kShifted>(), cluster_cache,
             launch_rows);
@@ -2775,7 +2846,7 @@ Grads backward_cuda(const at::Tensor& grad_out_in, const at::Tensor& grad_residu
               "a row split over a cluster takes kBackwardItems vectors a thread in registers");
           launch_layout(items_c, in_registers_c, std::false_type{}, layout);
         };
-        dispatch_rows<kBackwardItems, kBackwardClusterThreads>(
+        dispatch_rows<kBackwardItems, kBackwardClusterThreads, false>(
             cols, width, pick_items(rows, cols / kVec, kBackwardItems),
             backward_kernel<Norm, scalar_t, param_t, kVec, kBackwardItems, true, 0, kShifted, true, false>,
             cluster_cache, launch_rows);

@@ -208,14 +208,15 @@ def test_large_shapes(spec, device, shape):
     check_against_reference(spec, device, torch.float32, shape)
 
 
-# Rows the CUDA kernels hold in registers at one to eight vectors a thread, rows they read again for
-# each step or split over a cluster (over 4096 vectors; 3 x 32776: slices of unequal lengths), many
-# rows of a few threads each, and enough short rows for the forward to give each a warp or 16
-# threads. Then N not a multiple of the vector width, whose rows
-# start at every offset from a vector boundary: in registers, in clusters, read again for each step,
-# short rows several to a block.
+# Rows the CUDA kernels hold in registers at one to eight vectors a thread (300 x 4096: two in the
+# residual-add RMSNorm's 16-bit rows), rows they read again for each step or split over a cluster
+# (over 4096 vectors; 3 x 32776: slices of unequal lengths), many rows of a few threads each, and
+# enough short rows for the forward to give each a warp or 16 threads. Then N not a multiple of the
+# vector width, whose rows start at every offset from a vector boundary: in registers, in clusters,
+# read again for each step, short rows several to a block.
 CUDA_SHAPES = [
     (4099, 1024),
+    (300, 4096),
     (33, 16384),
     (5, 32768),
     (3, 32776),
@@ -446,18 +447,18 @@ def test_wide_rows_staged_in_shared_memory(spec, dtype, shape, geometry, monkeyp
     [
         # geometry: the forward's (vectors a thread, threads a row) for RMSNorm, LayerNorm, and each
         # with the residual add; one row a block (fewer rows than the warp rule wants). Rows of 1025 to
-        # 2048 vectors: four vectors on up to 512 threads with the add (but eight on up to 256 in
-        # LayerNorm's 16-bit rows), else eight on up to 256; rows
-        # of 257 to 1024: eight for LayerNorm's 16-bit rows without the add, else four. Rows that do
+        # 2048 vectors: four vectors on up to 512 threads with the add, else eight on up to 256; rows
+        # of 257 to 1024: eight for LayerNorm's 16-bit rows without the add, two on up to 512 threads
+        # for the residual-add RMSNorm's 16-bit rows, else four. Rows that do
         # not start on a vector boundary (N odd) keep eight and four. 8 rows, no more than the GPU's
         # multiprocessors: the fewest vectors a thread on up to 512 threads, for every norm (the first
         # two cases catch LayerNorm's rule applied to few rows; at 16384, pick_items and the
         # residual-add rule agree).
-        (torch.bfloat16, (300, 16384), ((8, 256), (8, 256), (4, 512), (8, 256))),
-        (torch.float16, (300, 16384), ((8, 256), (8, 256), (4, 512), (8, 256))),
+        (torch.bfloat16, (300, 16384), ((8, 256), (8, 256), (4, 512), (4, 512))),
+        (torch.float16, (300, 16384), ((8, 256), (8, 256), (4, 512), (4, 512))),
         (torch.float32, (300, 8192), ((8, 256), (8, 256), (4, 512), (4, 512))),
-        (torch.bfloat16, (300, 4096), ((4, 128), (8, 64), (4, 128), (4, 128))),
-        (torch.float16, (300, 8192), ((4, 256), (8, 128), (4, 256), (4, 256))),
+        (torch.bfloat16, (300, 4096), ((4, 128), (8, 64), (2, 256), (4, 128))),
+        (torch.float16, (300, 8192), ((4, 256), (8, 128), (2, 512), (4, 256))),
         (torch.float32, (300, 4096), ((4, 256), (4, 256), (4, 256), (4, 256))),
         (torch.bfloat16, (300, 16383), ((8, 256), (8, 256), (8, 256), (8, 256))),
         (torch.bfloat16, (300, 4095), ((4, 128), (4, 128), (4, 128), (4, 128))),
