@@ -1,7 +1,8 @@
 """Call BH's phase 1 benchmarks (runs/bh/1/, the change of runs/bg/template_change.diff) against the
 tables main holds (call BB's), cell by cell: our device time over the table's, forward and
 forward+backward, our % of the copy rate, and where a peer was faster in the same run. Run from
-benchmarks/results: python3 runs/bh/compare_bh1.py"""
+benchmarks/results: python3 runs/bh/compare_bh1.py [PHASE_FOLDER CALL] (from session 52 on, another
+call's phase 1 folder, e.g. runs/bh2/1 BH2; by default runs/bh/1, call BH)"""
 
 import json
 import sys
@@ -10,7 +11,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from norm_tables import FILES  # noqa: E402
 
-PHASE = Path(__file__).resolve().parent / "1"
+PHASE = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "1"
+CALL = sys.argv[2] if len(sys.argv) > 2 else "BH"
 PROJECT = {
     "RMSNorm": "rmsnorm",
     "LayerNorm": "layer_norm",
@@ -27,7 +29,7 @@ for name, path in FILES.items():
     then = cells(json.load(open(path)))
     now = cells(json.load(open(PHASE / PROJECT[name] / Path(path).name)))
     print(
-        f"== {name}: ours in call BH over the table's (call BB's), forward / forward+backward; "
+        f"== {name}: ours in call {CALL} over the table's (call BB's), forward / forward+backward; "
         "% of copy forward / forward+backward; peers faster (device time)"
     )
     for dtype, shape, p in now:
