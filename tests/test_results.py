@@ -354,3 +354,19 @@ def test_the_two_family_line_names_the_operators_its_run_rendered(tmp_path):
     assert results._two_family_operators(tmp_path) == (
         "project Both: `first`, bias_activation: relu; `added`, row_norm: layer_norm"
     )
+
+
+def test_the_runs_folder_keeps_only_the_plots_of_the_landed_benchmarks():
+    # The device tool sends the whole working tree (64 MiB at most), so runs/ keeps a call's plot only
+    # while the tables show that call's benchmark (runs/README.md, "Plots"); git history keeps the rest.
+    landed = {
+        path.read_bytes() for path in results.ROW_NORM_RESULTS_DIR.rglob("bench_*.json") if "runs" not in path.parts
+    }
+    runs = results.ROW_NORM_RESULTS_DIR / "runs"
+    plots = sorted(runs.rglob("*.png"))
+    assert plots, "the landed calls' plots are kept"
+    for plot in plots:
+        record = plot.with_suffix(".json")
+        assert record.is_file() and record.read_bytes() in landed, (
+            f"{plot.relative_to(runs)}: not a landed benchmark's plot"
+        )

@@ -17,6 +17,7 @@ It checks first and copies nothing unless every check passes:
   operator on its suite's kernel sources, against the peers named, with the cells of the table it
   replaces, a device time for each implementation and a percentage where not host-bound in every
   cell, and it ended with exit 0.
+Once landed, it removes the plots in runs/ of benchmarks the results no longer hold (prune_plots).
 PYTHON must import the repository's scaffold package (its venv)."""
 
 from __future__ import annotations
@@ -172,6 +173,20 @@ def land(landing: Landing) -> None:
         shutil.copyfile(answers, two / answers.name)
 
 
+def prune_plots() -> list[Path]:
+    """Remove the plots in runs/ of benchmarks that the results no longer hold (from session 52 on,
+    README.md's "Plots": the device tool sends the whole working tree, 64 MiB at most)."""
+    results = [p for p in RESULTS.rglob("bench_*.json") if "runs" not in p.relative_to(RESULTS).parts]
+    landed = {p.read_bytes() for p in results}
+    removed = []
+    for plot in sorted((RESULTS / "runs").rglob("bench_*.png")):
+        record = plot.with_suffix(".json")
+        if not (record.is_file() and record.read_bytes() in landed):
+            plot.unlink()
+            removed.append(plot)
+    return removed
+
+
 def main(landing: Landing, argv: list[str]) -> None:
     problems = check(landing)
     if problems:
@@ -180,4 +195,6 @@ def main(landing: Landing, argv: list[str]) -> None:
         print("every check passed; nothing copied (--check)")
         return
     land(landing)
+    for plot in prune_plots():
+        print(f"removed {plot.relative_to(RESULTS)}: its benchmark is no longer the landed one")
     print("landed: now scaffold results-table --write")
