@@ -934,11 +934,7 @@ def two_gpu_runs(results: Path = ROW_NORM_RESULTS_DIR) -> str:
         + ": "
         + "; ".join(parts)
         + "."
-        + (
-            f" The suites of {' and '.join(one_gpu)} ran with one GPU: their two-GPU cases have not run."
-            if one_gpu
-            else ""
-        )
+        + (f" The suites of {' and '.join(one_gpu)} ran with one GPU, without their two-GPU cases." if one_gpu else "")
     )
 
 

@@ -357,16 +357,22 @@ def test_the_two_family_line_names_the_operators_its_run_rendered(tmp_path):
 
 
 def test_the_runs_folder_keeps_only_the_plots_of_the_landed_benchmarks():
-    # The device tool sends the whole working tree (64 MiB at most), so runs/ keeps a call's plot only
-    # while the tables show that call's benchmark (runs/README.md, "Plots"); git history keeps the rest.
+    # The device tool sends the whole working tree (64 MiB at most), so runs/ keeps a call's benchmark
+    # plot only while the results hold that call's benchmark (runs/README.md, "Plots"; landing.py's
+    # prune_plots); git history keeps the rest.
+    top = results.ROW_NORM_RESULTS_DIR
     landed = {
-        path.read_bytes() for path in results.ROW_NORM_RESULTS_DIR.rglob("bench_*.json") if "runs" not in path.parts
+        path.read_bytes(): path.with_suffix(".png")
+        for path in top.rglob("bench_*.json")
+        if "runs" not in path.relative_to(top).parts
     }
-    runs = results.ROW_NORM_RESULTS_DIR / "runs"
-    plots = sorted(runs.rglob("*.png"))
-    assert plots, "the landed calls' plots are kept"
-    for plot in plots:
+    kept = set()
+    for plot in sorted((top / "runs").rglob("bench_*.png")):
         record = plot.with_suffix(".json")
-        assert record.is_file() and record.read_bytes() in landed, (
-            f"{plot.relative_to(runs)}: not a landed benchmark's plot"
-        )
+        where = plot.relative_to(top / "runs")
+        assert record.is_file() and record.read_bytes() in landed, f"{where}: not a landed benchmark's plot"
+        assert plot.read_bytes() == landed[record.read_bytes()].read_bytes(), f"{where}: not the landed plot"
+        kept.add(record.read_bytes())
+    # Each landed benchmark that came from a call recorded in runs/ keeps its plot there.
+    recorded = {path.read_bytes() for path in (top / "runs").rglob("bench_*.json")}
+    assert kept == recorded & landed.keys(), "a landed call's plot is missing from runs/"

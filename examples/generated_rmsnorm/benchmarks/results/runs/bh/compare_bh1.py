@@ -1,10 +1,12 @@
 """Call BH's phase 1 benchmarks (runs/bh/1/, the change of runs/bg/template_change.diff) against the
-tables main holds (call BB's), cell by cell: our device time over the table's, forward and
-forward+backward, our % of the copy rate, and where a peer was faster in the same run. Run from
-benchmarks/results: python3 runs/bh/compare_bh1.py [PHASE_FOLDER CALL] (from session 52 on, another
-call's phase 1 folder, e.g. runs/bh2/1 BH2; by default runs/bh/1, call BH)"""
+tables of call BB (the records at commit f63f57d), cell by cell: our device time over the table's,
+forward and forward+backward, our % of the copy rate, and where a peer was faster in the same run.
+Run from benchmarks/results: python3 runs/bh/compare_bh1.py [PHASE_FOLDER CALL] (from session 52 on,
+another call's phase 1 folder, such as runs/bh2/1 BH2; by default runs/bh/1, call BH). Until session
+52 it read call BB's tables from the working tree, which held them until call BH2 landed."""
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from norm_tables import FILES  # noqa: E402
 
 PHASE = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "1"
 CALL = sys.argv[2] if len(sys.argv) > 2 else "BH"
+CALL_BB = "f63f57d"  # the commit whose tables are call BB's
 PROJECT = {
     "RMSNorm": "rmsnorm",
     "LayerNorm": "layer_norm",
@@ -26,7 +29,7 @@ def cells(bench):
 
 
 for name, path in FILES.items():
-    then = cells(json.load(open(path)))
+    then = cells(json.loads(subprocess.check_output(["git", "show", f"{CALL_BB}:./{path}"])))
     now = cells(json.load(open(PHASE / PROJECT[name] / Path(path).name)))
     print(
         f"== {name}: ours in call {CALL} over the table's (call BB's), forward / forward+backward; "
