@@ -1315,6 +1315,14 @@ def layer_eps(layer, dtype):
     return torch.finfo(torch.float64 if dtype == torch.float64 else torch.float32).eps
 
 
+def identity_parameters(spec, x):
+    """What a layer without learnable parameters passes in their place, in x's dtype and on its device:
+    the unit scale (0 when zero-centred: it scales by 1 + weight), and LayerNorm's zero shift."""
+    n = x.size(-1)
+    scale = torch.full((n,), 0.0 if spec.zero_centered_weight else 1.0, dtype=x.dtype, device=x.device)
+    return [scale, *([torch.zeros(n, dtype=x.dtype, device=x.device)] if spec.has_bias else [])]
+
+
 def torch_layer(spec, *args, **kwargs):
     """The torch.nn layer the operator's layer stands in for."""
     return (nn.LayerNorm if spec.has_bias else nn.RMSNorm)(*args, **kwargs)
@@ -1337,8 +1345,10 @@ def test_layer_takes_torch_nn_s_arguments_in_their_order(spec):
 def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
     ours = spec.layer(48, elementwise_affine=elementwise_affine, device=device)
     theirs = torch_layer(spec, 48, elementwise_affine=elementwise_affine, device=device)
+    assert isinstance(ours, type(theirs))  # code that sorts modules by type takes it for the torch layer
     assert ours.state_dict().keys() == theirs.state_dict().keys()
     assert [name for name, _ in ours.named_parameters()] == [name for name, _ in theirs.named_parameters()]
+    assert [name for name, _ in ours.named_buffers()] == [name for name, _ in theirs.named_buffers()]
     if not spec.zero_centered_weight:
         for a, b in zip(ours.parameters(), theirs.parameters(), strict=True):
             assert torch.equal(a, b)  # the same initial values
@@ -1352,10 +1362,7 @@ def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
     if not spec.zero_centered_weight:
         torch.testing.assert_close(ours(x), theirs(x))
     x64 = x.double()
-    if elementwise_affine:
-        params = [p.double() for p in ours.parameters()]
-    else:  # the identity scale (and zero shift) the layer passes in their place
-        params = [ours._unit_weight.double(), *([ours._zero_bias.double()] if spec.has_bias else [])]
+    params = [p.double() for p in ours.parameters()] if elementwise_affine else identity_parameters(spec, x64)
     eps = layer_eps(ours, x.dtype)
     no_residual = [torch.zeros_like(x64)] if spec.residual_add else []  # what ours(x) adds
     expected = outputs_of(spec, spec.reference(x64, *no_residual, *params, eps))[0]
@@ -1375,8 +1382,8 @@ def test_layer_takes_x_of_any_dtype_as_torch_nn_does(spec, device, elementwise_a
     x64 = 3 * torch.randn(16, 48, device=device, dtype=torch.float64) + 1
     if elementwise_affine:
         params = [p.detach().double() for p in ours.parameters()]
-    else:  # the identity scale (and zero shift) the layer passes in their place
-        params = [ours._unit_weight.double(), *([ours._zero_bias.double()] if spec.has_bias else [])]
+    else:
+        params = identity_parameters(spec, x64)
     no_residual = [torch.zeros_like(x64)] if spec.residual_add else []  # what ours(x) adds
     expected = outputs_of(spec, spec.reference(x64, *no_residual, *params, layer_eps(ours, x64.dtype)))[0]
     y = ours(x64)
@@ -1463,15 +1470,16 @@ def test_layer_norm_without_a_bias_is_a_drop_in(spec, device):
     torch.testing.assert_close(ours(x16), expected)
 
 
-@pytest.mark.parametrize("then", ["reset_parameters", "load_state_dict"])
+@pytest.mark.parametrize("then", ["reset_parameters", "load_state_dict", "assign"])
 @pytest.mark.parametrize("form", [{}, {"elementwise_affine": False}, {"bias": False}], ids=str)
 @pytest.mark.parametrize("device", DEVICES)
 def test_deferred_layer_computes_as_one_made_on_the_device(spec, device, form, then, monkeypatch):
     # Deferred initialization, as FSDP2 and torchtitan do it: made on the meta device, moved with
     # to_empty() (its memory left as it was: NaN here, to stand for whatever was there), then
-    # reset_parameters() or a checkpoint's state_dict. The layer must compute what one made on the
-    # device does, its buffers outside the state_dict (the unit weight and zero bias without
-    # learnable ones) included.
+    # reset_parameters() or a checkpoint's state_dict; or, as Hugging Face and torchtune load a
+    # model, the checkpoint's tensors taken in place of the meta ones (load_state_dict(assign=True)),
+    # which leaves anything outside the state_dict on the meta device. The layer must compute what
+    # one made on the device does, without learnable parameters too.
     if "bias" in form and not spec.has_bias:
         pytest.skip("RMSNorm has no bias")
     made = spec.layer(48, device=device, **form)
@@ -1479,6 +1487,11 @@ def test_deferred_layer_computes_as_one_made_on_the_device(spec, device, form, t
         for p in made.parameters():
             p.add_(0.1 * torch.randn_like(p))
     deferred = spec.layer(48, device="meta", **form)
+    if then == "assign":
+        deferred.load_state_dict(made.state_dict(), assign=True)
+        x = 3 * torch.randn(16, 48, device=device) + 1
+        torch.testing.assert_close(deferred(x), made(x))
+        return
     monkeypatch.setattr(torch, "empty_like", lambda t, **options: torch.full_like(t, float("nan"), **options))
     deferred.to_empty(device=device)
     monkeypatch.undo()
@@ -1501,6 +1514,23 @@ def test_layer_names_the_input_whose_width_is_not_its_own(spec, shape):
     # A width other than the layer's: the message names x, the input, not the weight sized to the layer.
     with pytest.raises(ValueError, match=r"x \(the input\) must have 64 elements in its last dimension"):
         spec.layer(64, elementwise_affine=False)(torch.randn(shape))
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # TorchScript's, from torch 2.13 on
+@pytest.mark.filterwarnings("ignore::torch.jit.TracerWarning")  # the width check, fixed by the trace
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_layer_traces_and_exports_but_does_not_script(spec, device):
+    # What the generated README says of the layer: torch.jit.trace and torch.export take it (as they
+    # do the torch layer); torch.jit.script cannot compile its Python.
+    layer = spec.layer(32, device=device)
+    with torch.no_grad():
+        layer.weight.add_(0.1 * torch.randn_like(layer.weight))
+    inputs = tuple(torch.randn(4, 32, device=device) for _ in range(2 if spec.residual_add else 1))
+    expected = layer(*inputs)
+    torch.testing.assert_close(torch.jit.trace(layer, inputs)(*inputs), expected)
+    torch.testing.assert_close(torch.export.export(layer, inputs).module()(*inputs), expected)
+    with pytest.raises(Exception):  # noqa: B017, PT011 (TorchScript's own error types vary by release)
+        torch.jit.script(layer)
 
 
 @pytest.mark.parametrize("device", DEVICES)

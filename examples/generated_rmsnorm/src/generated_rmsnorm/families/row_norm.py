@@ -177,22 +177,6 @@ def _apply(
     return function(x, residual, *parameters, _default_eps(x.dtype) if eps is None else eps)
 
 
-class _NormLayer(nn.Module):
-    """What the family's layers share: the constants a layer without learnable parameters keeps (its
-    unit weight, and LayerNorm's zero bias: `_fill_constants`) are buffers outside the state_dict.
-    to_empty() (deferred initialization, as FSDP2 does it) leaves them as the memory was, and no
-    checkpoint restores them, so every move (to(), cuda(), half(), to_empty(), ...) fills them again;
-    torch.nn's layers have no such state."""
-
-    def _fill_constants(self) -> None:
-        raise NotImplementedError
-
-    def _apply(self, fn, recurse=True):
-        moved = super()._apply(fn, recurse)
-        self._fill_constants()
-        return moved
-
-
 # RMSNormLayer.forward: the x dtypes whose layer takes a weight of any floating dtype, in float32 (a
 # weight of another kind is left to the operator to refuse, naming the argument).
 _WEIGHT_TO_FLOAT32 = (torch.float32, torch.float16, torch.bfloat16)
@@ -206,11 +190,13 @@ RESIDUAL_FORWARD_DOC = """
     residual stream yet, as at a model's first norm) returns the norm of ``x``."""
 
 
-class RMSNormLayer(_NormLayer):
-    """The family's RMSNorm layer, with the arguments (in torch.nn.RMSNorm's order, each positional
-    too), parameter and initial value of ``torch.nn.RMSNorm`` over the last dimension. Each operator's
-    layer is a subclass that names its function. ``eps=None`` takes the machine epsilon of the type
-    the norm computes in (float32 for a float16 or bfloat16 ``x``), as ``torch.nn.RMSNorm`` does."""
+class RMSNormLayer(nn.RMSNorm):
+    """The family's RMSNorm layer: a ``torch.nn.RMSNorm`` over the last dimension (a subclass, so that
+    code that sorts a model's modules by type, such as an optimizer's no-decay groups, takes it for
+    one), with its arguments (in its order, each positional too), parameter, initial value and state,
+    computed by the operator. Each operator's layer is a subclass that names its function.
+    ``eps=None`` takes the machine epsilon of the type the norm computes in (float32 for a float16 or
+    bfloat16 ``x``), as ``torch.nn.RMSNorm`` does."""
 
     function: Callable[..., Tensor]
     zero_centered_weight: bool = False
@@ -224,34 +210,22 @@ class RMSNormLayer(_NormLayer):
         device: torch.device | str | None = None,
         dtype: torch.dtype | None = None,
     ) -> None:
-        super().__init__()
-        n = _last_dimension(normalized_shape)
-        self.normalized_shape = (n,)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = nn.Parameter(torch.empty(n, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            # The scale the kernels multiply by without a learnable weight: 1 (0 when zero-centred).
-            self.register_buffer("_unit_weight", torch.empty(n, device=device, dtype=dtype), persistent=False)
-        self.reset_parameters()
+        super().__init__((_last_dimension(normalized_shape),), eps, elementwise_affine, device, dtype)
 
     def reset_parameters(self) -> None:
         # The identity scale: 1, or 0 for a weight that multiplies as (1 + weight).
         if self.weight is not None:
             (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self.weight)
-        self._fill_constants()
-
-    def _fill_constants(self) -> None:
-        """The unit weight, where there is no learnable one: 1, or 0 when zero-centred."""
-        if self.weight is None:
-            (nn.init.zeros_ if self.zero_centered_weight else nn.init.ones_)(self._unit_weight)
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
-        # Without a learnable weight, the unit scale in x's dtype (exact in any), as torch.nn.RMSNorm
-        # takes any x without one.
-        weight = self.weight if self.weight is not None else self._unit_weight.to(x.dtype)
+        weight = self.weight
+        if weight is None:
+            # The unit scale (0 when zero-centred) in x's dtype, exact in any, as torch.nn.RMSNorm takes
+            # any x without a weight. Made here, not kept: a layer without parameters has no state on
+            # any device, so no path of initialization (to_empty(), load_state_dict(assign=True) from
+            # the meta device) can leave it behind.
+            unit = 0.0 if self.zero_centered_weight else 1.0
+            weight = torch.full(self.normalized_shape, unit, dtype=x.dtype, device=x.device)
         taken = (x.dtype, torch.float32)  # the weights the operator takes: x's dtype, or float32
         if x.dtype in _WEIGHT_TO_FLOAT32 and weight.is_floating_point() and weight.dtype not in taken:
             # Another floating dtype: in float32, as torch.nn.RMSNorm takes any such pair and gives y
@@ -260,14 +234,12 @@ class RMSNormLayer(_NormLayer):
             weight = weight.float()
         return _apply(self, x, residual, (weight,), self.eps)
 
-    def extra_repr(self) -> str:
-        return nn.RMSNorm.extra_repr(self)  # the installed torch's form
 
-
-class LayerNormLayer(_NormLayer):
-    """The family's LayerNorm layer, with the arguments (in torch.nn.LayerNorm's order, each positional
-    too), parameters and initial values of ``torch.nn.LayerNorm`` over the last dimension. Each
-    operator's layer is a subclass that names its function."""
+class LayerNormLayer(nn.LayerNorm):
+    """The family's LayerNorm layer: a ``torch.nn.LayerNorm`` over the last dimension (a subclass, as
+    RMSNormLayer is), with its arguments (in its order, each positional too), parameters, initial
+    values and state, computed by the operator. Each operator's layer is a subclass that names its
+    function."""
 
     function: Callable[..., Tensor]
     residual_add: bool = False
@@ -281,48 +253,17 @@ class LayerNormLayer(_NormLayer):
         device: torch.device | str | None = None,
         dtype: torch.dtype | None = None,
     ) -> None:
-        super().__init__()
-        n = _last_dimension(normalized_shape)
-        self.normalized_shape = (n,)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        factory = {"device": device, "dtype": dtype}
-        if elementwise_affine:
-            self.weight = nn.Parameter(torch.empty(n, **factory))
-            self.bias = nn.Parameter(torch.empty(n, **factory)) if bias else None
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        if self.weight is None:
-            self.register_buffer("_unit_weight", torch.empty(n, **factory), persistent=False)
-        if self.bias is None:
-            self.register_buffer("_zero_bias", torch.empty(n, **factory), persistent=False)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        if self.weight is not None:
-            nn.init.ones_(self.weight)
-        if self.bias is not None:
-            nn.init.zeros_(self.bias)
-        self._fill_constants()
-
-    def _fill_constants(self) -> None:
-        """The unit weight and zero bias, where there are no learnable ones."""
-        if self.weight is None:
-            nn.init.ones_(self._unit_weight)
-        if self.bias is None:
-            nn.init.zeros_(self._zero_bias)
+        super().__init__((_last_dimension(normalized_shape),), eps, elementwise_affine, bias, device, dtype)
 
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
         # torch.nn.LayerNorm takes any x without them; without a bias alone, a zero shift in the
-        # weight's dtype (a float32 weight with a bfloat16 x under autocast).
-        weight = self.weight if self.weight is not None else self._unit_weight.to(x.dtype)
-        bias = self.bias if self.bias is not None else self._zero_bias.to(weight.dtype)
+        # weight's dtype (a float32 weight with a bfloat16 x under autocast). Made here, not kept, as
+        # RMSNormLayer's unit scale is.
+        n = self.normalized_shape[0]
+        weight = self.weight if self.weight is not None else torch.ones(n, dtype=x.dtype, device=x.device)
+        bias = self.bias if self.bias is not None else torch.zeros(n, dtype=weight.dtype, device=x.device)
         return _apply(self, x, residual, (weight, bias), self.eps)
-
-    def extra_repr(self) -> str:
-        return nn.LayerNorm.extra_repr(self)  # the installed torch's form (bias= since torch 2.12)
 
 
 def _check_parameter(op: str, name: str, x_name: str, x: Tensor, p: Tensor) -> None:
