@@ -1345,10 +1345,14 @@ def test_layer_takes_torch_nn_s_arguments_in_their_order(spec):
 def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
     ours = spec.layer(48, elementwise_affine=elementwise_affine, device=device)
     theirs = torch_layer(spec, 48, elementwise_affine=elementwise_affine, device=device)
-    assert isinstance(ours, type(theirs))  # code that sorts modules by type takes it for the torch layer
+    # Code that sorts modules by type takes it for the torch layer, but for a zero-centred weight,
+    # whose identity is 0, not 1 (code that sets each nn.RMSNorm's weight to 1 would double it).
+    assert isinstance(ours, type(theirs)) != spec.zero_centered_weight
     assert ours.state_dict().keys() == theirs.state_dict().keys()
     assert [name for name, _ in ours.named_parameters()] == [name for name, _ in theirs.named_parameters()]
     assert [name for name, _ in ours.named_buffers()] == [name for name, _ in theirs.named_buffers()]
+    x = 3 * torch.randn(16, 48, device=device) + 1
+    torch.testing.assert_close(ours(x), theirs(x))  # the same function at first (1 + 0 where zero-centred)
     if not spec.zero_centered_weight:
         for a, b in zip(ours.parameters(), theirs.parameters(), strict=True):
             assert torch.equal(a, b)  # the same initial values
@@ -1358,7 +1362,6 @@ def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
             p.add_(0.1 * torch.randn_like(p))
     if elementwise_affine and not spec.zero_centered_weight:
         theirs.load_state_dict(ours.state_dict())
-    x = 3 * torch.randn(16, 48, device=device) + 1
     if not spec.zero_centered_weight:
         torch.testing.assert_close(ours(x), theirs(x))
     x64 = x.double()
@@ -1518,17 +1521,26 @@ def test_layer_names_the_input_whose_width_is_not_its_own(spec, shape):
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # TorchScript's, from torch 2.13 on
 @pytest.mark.filterwarnings("ignore::torch.jit.TracerWarning")  # the width check, fixed by the trace
+@pytest.mark.parametrize("elementwise_affine", [True, False])
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_layer_traces_and_exports_but_does_not_script(spec, device):
+def test_the_layer_traces_and_exports_but_does_not_script(spec, device, elementwise_affine):
     # What the generated README says of the layer: torch.jit.trace and torch.export take it (as they
     # do the torch layer); torch.jit.script cannot compile its Python.
-    layer = spec.layer(32, device=device)
+    layer = spec.layer(32, elementwise_affine=elementwise_affine, device=device)
     with torch.no_grad():
-        layer.weight.add_(0.1 * torch.randn_like(layer.weight))
+        for p in layer.parameters():
+            p.add_(0.1 * torch.randn_like(p))
     inputs = tuple(torch.randn(4, 32, device=device) for _ in range(2 if spec.residual_add else 1))
     expected = layer(*inputs)
-    torch.testing.assert_close(torch.jit.trace(layer, inputs)(*inputs), expected)
-    torch.testing.assert_close(torch.export.export(layer, inputs).module()(*inputs), expected)
+    traced, exported = torch.jit.trace(layer, inputs), torch.export.export(layer, inputs).module()
+    torch.testing.assert_close(traced(*inputs), expected)
+    torch.testing.assert_close(exported(*inputs), expected)
+    if not elementwise_affine:
+        # Without parameters, neither keeps the device it was traced on (as the torch layer's do not):
+        # moved to another device (the meta device here, standing for a GPU), each runs there.
+        moved = tuple(t.to("meta") for t in inputs)
+        for module in (traced.to("meta"), exported.to("meta")):
+            assert outputs_of(spec, module(*moved))[0].device.type == "meta"
     with pytest.raises(Exception):  # noqa: B017, PT011 (TorchScript's own error types vary by release)
         torch.jit.script(layer)
 

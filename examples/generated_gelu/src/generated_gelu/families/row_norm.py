@@ -177,7 +177,7 @@ def _apply(
     return function(x, residual, *parameters, _default_eps(x.dtype) if eps is None else eps)
 
 
-# RMSNormLayer.forward: the x dtypes whose layer takes a weight of any floating dtype, in float32 (a
+# _RMSNorm.forward: the x dtypes whose layer takes a weight of any floating dtype, in float32 (a
 # weight of another kind is left to the operator to refuse, naming the argument).
 _WEIGHT_TO_FLOAT32 = (torch.float32, torch.float16, torch.bfloat16)
 
@@ -190,13 +190,8 @@ RESIDUAL_FORWARD_DOC = """
     residual stream yet, as at a model's first norm) returns the norm of ``x``."""
 
 
-class RMSNormLayer(nn.RMSNorm):
-    """The family's RMSNorm layer: a ``torch.nn.RMSNorm`` over the last dimension (a subclass, so that
-    code that sorts a model's modules by type, such as an optimizer's no-decay groups, takes it for
-    one), with its arguments (in its order, each positional too), parameter, initial value and state,
-    computed by the operator. Each operator's layer is a subclass that names its function.
-    ``eps=None`` takes the machine epsilon of the type the norm computes in (float32 for a float16 or
-    bfloat16 ``x``), as ``torch.nn.RMSNorm`` does."""
+class _RMSNorm(nn.Module):
+    """What the family's RMSNorm layers share (RMSNormLayer, ZeroCenteredRMSNormLayer)."""
 
     function: Callable[..., Tensor]
     zero_centered_weight: bool = False
@@ -210,7 +205,18 @@ class RMSNormLayer(nn.RMSNorm):
         device: torch.device | str | None = None,
         dtype: torch.dtype | None = None,
     ) -> None:
-        super().__init__((_last_dimension(normalized_shape),), eps, elementwise_affine, device, dtype)
+        # torch.nn.RMSNorm.__init__'s state, set here: RMSNormLayer is an nn.RMSNorm, the zero-centred
+        # layer is not (nn.Module.__init__ by name, as this class precedes nn.RMSNorm in the former's
+        # method order).
+        nn.Module.__init__(self)
+        self.normalized_shape = (_last_dimension(normalized_shape),)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = nn.Parameter(torch.empty(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
 
     def reset_parameters(self) -> None:
         # The identity scale: 1, or 0 for a weight that multiplies as (1 + weight).
@@ -223,9 +229,9 @@ class RMSNormLayer(nn.RMSNorm):
             # The unit scale (0 when zero-centred) in x's dtype, exact in any, as torch.nn.RMSNorm takes
             # any x without a weight. Made here, not kept: a layer without parameters has no state on
             # any device, so no path of initialization (to_empty(), load_state_dict(assign=True) from
-            # the meta device) can leave it behind.
-            unit = 0.0 if self.zero_centered_weight else 1.0
-            weight = torch.full(self.normalized_shape, unit, dtype=x.dtype, device=x.device)
+            # the meta device) can leave it behind; made from x, so that a traced or exported layer
+            # does not keep the device it was traced on.
+            weight = x.new_full(self.normalized_shape, 0.0 if self.zero_centered_weight else 1.0)
         taken = (x.dtype, torch.float32)  # the weights the operator takes: x's dtype, or float32
         if x.dtype in _WEIGHT_TO_FLOAT32 and weight.is_floating_point() and weight.dtype not in taken:
             # Another floating dtype: in float32, as torch.nn.RMSNorm takes any such pair and gives y
@@ -234,12 +240,36 @@ class RMSNormLayer(nn.RMSNorm):
             weight = weight.float()
         return _apply(self, x, residual, (weight,), self.eps)
 
+    def extra_repr(self) -> str:
+        return nn.RMSNorm.extra_repr(self)  # the installed torch's form
+
+
+class RMSNormLayer(_RMSNorm, nn.RMSNorm):
+    """The family's RMSNorm layer: a ``torch.nn.RMSNorm`` over the last dimension (a subclass, so that
+    code that sorts a model's modules by type takes it for one), with its arguments (in its order,
+    each positional too), parameter, initial value and state, computed by the operator. Each
+    operator's layer is a subclass that names its function. ``eps=None`` takes the machine epsilon of
+    the type the norm computes in (float32 for a float16 or bfloat16 ``x``), as ``torch.nn.RMSNorm``
+    does."""
+
+
+class ZeroCenteredRMSNormLayer(_RMSNorm):
+    """The family's RMSNorm layer with a zero-centred weight (Gemma's): rows scaled by
+    ``1 + weight``, the weight 0 at first; otherwise ``torch.nn.RMSNorm``'s arguments (in its order,
+    each positional too), parameter name and state over the last dimension, computed by the operator.
+    Not a ``torch.nn.RMSNorm``, whose weight scales as it is: code that sets every nn.RMSNorm's weight
+    to 1 would double this layer's output. Each operator's layer is a subclass that names its
+    function. ``eps=None`` takes the machine epsilon of the type the norm computes in, as
+    ``torch.nn.RMSNorm`` does."""
+
+    zero_centered_weight = True
+
 
 class LayerNormLayer(nn.LayerNorm):
-    """The family's LayerNorm layer: a ``torch.nn.LayerNorm`` over the last dimension (a subclass, as
-    RMSNormLayer is), with its arguments (in its order, each positional too), parameters, initial
-    values and state, computed by the operator. Each operator's layer is a subclass that names its
-    function."""
+    """The family's LayerNorm layer: a ``torch.nn.LayerNorm`` over the last dimension (a subclass, so
+    that code that sorts a model's modules by type takes it for one), with its arguments (in its
+    order, each positional too), parameters, initial values and state, computed by the operator. Each
+    operator's layer is a subclass that names its function."""
 
     function: Callable[..., Tensor]
     residual_add: bool = False
@@ -258,11 +288,10 @@ class LayerNormLayer(nn.LayerNorm):
     def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
         # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
         # torch.nn.LayerNorm takes any x without them; without a bias alone, a zero shift in the
-        # weight's dtype (a float32 weight with a bfloat16 x under autocast). Made here, not kept, as
-        # RMSNormLayer's unit scale is.
-        n = self.normalized_shape[0]
-        weight = self.weight if self.weight is not None else torch.ones(n, dtype=x.dtype, device=x.device)
-        bias = self.bias if self.bias is not None else torch.zeros(n, dtype=weight.dtype, device=x.device)
+        # weight's dtype (a float32 weight with a bfloat16 x under autocast). Made here from x, not
+        # kept, as the RMSNorm layers' unit scale is.
+        weight = self.weight if self.weight is not None else x.new_ones(self.normalized_shape)
+        bias = self.bias if self.bias is not None else x.new_zeros(self.normalized_shape, dtype=weight.dtype)
         return _apply(self, x, residual, (weight, bias), self.eps)
 
 
@@ -447,7 +476,8 @@ def operator(
         returns=RETURNS[residual_add],
         name=op_name,
     )
-    base = LayerNormLayer if has_bias else RMSNormLayer
+    rms_norm_layer = ZeroCenteredRMSNormLayer if zero_centered_weight else RMSNormLayer
+    base = LayerNormLayer if has_bias else rms_norm_layer
     namespace_of_layer = {
         "__doc__": f"Layer computing {op_name}: {math}.\n\n{base.__doc__}"
         + (RESIDUAL_FORWARD_DOC if residual_add else ""),
