@@ -1199,9 +1199,7 @@ def test_autocast_training_step(spec, device, dtype):
     torch.manual_seed(0)
     linear = nn.Linear(64, 96, bias=False, device=device)
     layer = spec.layer(96, device=device)
-    with torch.no_grad():
-        for p in layer.parameters():
-            p.add_(0.1 * torch.randn_like(p))
+    perturb(layer)
     x = torch.randn(32, 64, device=device)
     # With a residual add: a residual stream in the autocast dtype, as a model run in it keeps one.
     residual = [torch.randn(32, 96, device=device).to(dtype)] if spec.residual_add else []
@@ -1323,6 +1321,14 @@ def identity_parameters(spec, x):
     return [scale, *([torch.zeros(n, dtype=x.dtype, device=x.device)] if spec.has_bias else [])]
 
 
+def perturb(layer):
+    """Moves each learnable parameter of the layer off its initial value by fresh random offsets, so
+    that a test of the layer cannot pass on initial values alone."""
+    with torch.no_grad():
+        for p in layer.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+
+
 def torch_layer(spec, *args, **kwargs):
     """The torch.nn layer the operator's layer stands in for."""
     return (nn.LayerNorm if spec.has_bias else nn.RMSNorm)(*args, **kwargs)
@@ -1357,9 +1363,7 @@ def test_layer_is_a_drop_in_for_torch_nn(spec, device, elementwise_affine):
         for a, b in zip(ours.parameters(), theirs.parameters(), strict=True):
             assert torch.equal(a, b)  # the same initial values
         theirs.load_state_dict(ours.state_dict())
-    with torch.no_grad():
-        for p in ours.parameters():
-            p.add_(0.1 * torch.randn_like(p))
+    perturb(ours)
     if elementwise_affine and not spec.zero_centered_weight:
         theirs.load_state_dict(ours.state_dict())
     if not spec.zero_centered_weight:
@@ -1379,9 +1383,7 @@ def test_layer_takes_x_of_any_dtype_as_torch_nn_does(spec, device, elementwise_a
     # without learnable parameters too), and a layer without learnable parameters takes an x of any
     # dtype, whatever dtype it was made in (its unit scale and zero shift are exact in every dtype).
     ours = spec.layer(48, elementwise_affine=elementwise_affine, device=device)
-    with torch.no_grad():
-        for p in ours.parameters():
-            p.add_(0.1 * torch.randn_like(p))
+    perturb(ours)
     x64 = 3 * torch.randn(16, 48, device=device, dtype=torch.float64) + 1
     if elementwise_affine:
         params = [p.detach().double() for p in ours.parameters()]
@@ -1419,9 +1421,7 @@ def test_layer_takes_a_weight_of_another_dtype_as_torch_nn_does(spec, device, x_
     # torch.nn.RMSNorm takes a weight of any floating dtype (a bfloat16 layer on a float32 x under
     # CPU autocast) and gives y in x's dtype; torch.nn.LayerNorm refuses such pairs, and so does ours.
     ours = spec.layer(48, device=device, dtype=layer_dtype)
-    with torch.no_grad():
-        for p in ours.parameters():
-            p.add_(0.1 * torch.randn_like(p))
+    perturb(ours)
     x = (3 * torch.randn(16, 48, device=device) + 1).to(x_dtype)
     if spec.has_bias:
         with pytest.raises((TypeError, RuntimeError), match="weight|bias|dtype"):
@@ -1486,9 +1486,7 @@ def test_deferred_layer_computes_as_one_made_on_the_device(spec, device, form, t
     if "bias" in form and not spec.has_bias:
         pytest.skip("RMSNorm has no bias")
     made = spec.layer(48, device=device, **form)
-    with torch.no_grad():
-        for p in made.parameters():
-            p.add_(0.1 * torch.randn_like(p))
+    perturb(made)
     deferred = spec.layer(48, device="meta", **form)
     if then == "assign":
         deferred.load_state_dict(made.state_dict(), assign=True)
@@ -1527,9 +1525,7 @@ def test_the_layer_traces_and_exports_but_does_not_script(spec, device, elementw
     # What the generated README says of the layer: torch.jit.trace and torch.export take it (as they
     # do the torch layer); torch.jit.script cannot compile its Python.
     layer = spec.layer(32, elementwise_affine=elementwise_affine, device=device)
-    with torch.no_grad():
-        for p in layer.parameters():
-            p.add_(0.1 * torch.randn_like(p))
+    perturb(layer)
     inputs = tuple(torch.randn(4, 32, device=device) for _ in range(2 if spec.residual_add else 1))
     expected = layer(*inputs)
     traced, exported = torch.jit.trace(layer, inputs), torch.export.export(layer, inputs).module()
@@ -1726,9 +1722,7 @@ def test_residual_layer_forms(spec, device):
     needs_residual_add(spec)
     for layer_dtype in (torch.float32, torch.bfloat16):
         layer = spec.layer(64, device=device, dtype=layer_dtype)
-        with torch.no_grad():
-            for p in layer.parameters():
-                p.add_(0.1 * torch.randn_like(p))
+        perturb(layer)
         params = list(layer.parameters())
         params64 = [p.double() for p in params]
         x = torch.randn(2, 16, 64, device=device).to(layer_dtype)
@@ -1761,9 +1755,7 @@ def test_autocast_with_a_float32_residual_stream(spec, device, dtype):
     torch.manual_seed(0)
     linear = nn.Linear(64, 96, bias=False, device=device)
     layer = spec.layer(96, device=device)
-    with torch.no_grad():
-        for p in layer.parameters():
-            p.add_(0.1 * torch.randn_like(p))
+    perturb(layer)
     x = torch.randn(32, 64, device=device)
     stream = torch.randn(32, 96, device=device, requires_grad=True)
     with torch.autocast(device, dtype=dtype):
