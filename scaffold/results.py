@@ -758,6 +758,17 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
     return lines
 
 
+def landed_benchmarks(results: Path = ROW_NORM_RESULTS_DIR) -> dict[bytes, Path]:
+    """The row-norm benchmark records the tables are made from (every bench_*.json outside runs/, the
+    calls' own records), by content, each to its plot: runs/ keeps a call's plot only while its record
+    is one of these (runs/README.md, "Plots")."""
+    return {
+        path.read_bytes(): path.with_suffix(".png")
+        for path in results.rglob("bench_*.json")
+        if "runs" not in path.relative_to(results).parts
+    }
+
+
 def row_norm_tables(results: Path = ROW_NORM_RESULTS_DIR) -> str:
     """The row normalization family's tables: the RMSNorm example, then the other norms' projects."""
     if not (results / "gpu_suite.json").is_file():

@@ -176,8 +176,7 @@ def land(landing: Landing) -> None:
 def prune_plots() -> list[Path]:
     """Remove the plots in runs/ of benchmarks that the results no longer hold (from session 52 on,
     README.md's "Plots": the device tool sends the whole working tree, 64 MiB at most)."""
-    results = [p for p in RESULTS.rglob("bench_*.json") if "runs" not in p.relative_to(RESULTS).parts]
-    landed = {p.read_bytes() for p in results}
+    landed = scaffold_results.landed_benchmarks(RESULTS)
     removed = []
     for plot in sorted((RESULTS / "runs").rglob("bench_*.png")):
         record = plot.with_suffix(".json")
