@@ -2044,13 +2044,14 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       c2 = 0;
       c1 = rstd * sums.v[1] * inv_n;
     }
-    // kFusedOutput: LayerNorm's 16-bit rows take grad_x as fused multiply-adds, x_hat = x * rstd + m0
-    // and grad_x = x_hat * k1 + (w dy * rstd + k0), some 40 fewer instructions a thread a row
-    // (runs/bk/: with kStagedShift, LayerNorm's backward 5 to 7% faster at 1024 x 65536).
-    // x_hat's error grows to about |mean| / std * 2^-24, which stays far below that of x itself, a
-    // 16-bit number (|mean| / std * 2^-9 in bfloat16); float32 and float64 keep the form above.
+    // kFusedOutput: LayerNorm's 16-bit rows take grad_x as two fused multiply-adds, x_hat * k1 +
+    // (w dy * rstd + k0), an instruction an element fewer. (x_hat itself keeps subtracting first: as a
+    // fused multiply-add too, x * rstd - mean * rstd, lab BK's C2, it kept the rounding of two products
+    // that cancel, and x_hat and grad_weight were no longer 0 where x is the row's mean: call BL,
+    // test_rows_of_one_large_element.) grad_x's own error grows to about rstd * max(|w dy|, |c2|) *
+    // 2^-24, far below a 16-bit output's unit in the last place; float32 and float64 keep the form above.
     constexpr bool kFusedOutput = kCentered && sizeof(scalar_t) == 2;
-    const opmath_t m0 = -mean * rstd, k1 = -rstd * c1, k0 = -rstd * c2;
+    const opmath_t k1 = -rstd * c1, k0 = -rstd * c2;
     if (active) {
       V* dx_row = reinterpret_cast<V*>(grad_x + row_offset + head);
       const V* gr_row =
@@ -2067,7 +2068,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           opmath_t out[kVec];
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
-            const opmath_t x_hat = kFusedOutput ? fma(f[e], rstd, m0) : (f[e] - mean) * rstd;
+            const opmath_t x_hat = (f[e] - mean) * rstd;
             out[e] = kFusedOutput ? fma(x_hat, k1, fma(weight_scale<Norm>(w[e]) * g[e], rstd, k0))
                                   : rstd * (weight_scale<Norm>(w[e]) * g[e] - c2 - x_hat * c1);
             if constexpr (kInRegisters) {

@@ -3,7 +3,9 @@ tables of call BB (the records at commit f63f57d), cell by cell: our device time
 forward and forward+backward, our % of the copy rate, and where a peer was faster in the same run.
 Run from benchmarks/results: python3 runs/bh/compare_bh1.py [PHASE_FOLDER CALL] (from session 52 on,
 another call's phase 1 folder, such as runs/bh2/1 BH2; by default runs/bh/1, call BH). Until session
-52 it read call BB's tables from the working tree, which held them until call BH2 landed."""
+52 it read call BB's tables from the working tree, which held them until call BH2 landed. From
+session 53 on, a third argument names another commit whose tables to compare with (call BL's phase 1
+against call BH2's tables: runs/bl/1 BL 6e2e55f); the header still says "the table's"."""
 
 import json
 import subprocess
@@ -15,7 +17,7 @@ from norm_tables import FILES  # noqa: E402
 
 PHASE = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "1"
 CALL = sys.argv[2] if len(sys.argv) > 2 else "BH"
-CALL_BB = "f63f57d"  # the commit whose tables are call BB's
+CALL_BB = sys.argv[3] if len(sys.argv) > 3 else "f63f57d"  # the commit whose tables to compare with (call BB's)
 PROJECT = {
     "RMSNorm": "rmsnorm",
     "LayerNorm": "layer_norm",
