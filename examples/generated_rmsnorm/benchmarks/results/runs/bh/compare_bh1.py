@@ -17,7 +17,7 @@ from norm_tables import FILES  # noqa: E402
 
 PHASE = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "1"
 CALL = sys.argv[2] if len(sys.argv) > 2 else "BH"
-CALL_BB = sys.argv[3] if len(sys.argv) > 3 else "f63f57d"  # the commit whose tables to compare with (call BB's)
+CALL_BB = sys.argv[3] if len(sys.argv) > 3 else "f63f57d"  # the tables compared with (call BB's)
 PROJECT = {
     "RMSNorm": "rmsnorm",
     "LayerNorm": "layer_norm",
