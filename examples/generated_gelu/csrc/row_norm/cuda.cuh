@@ -1821,16 +1821,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   unsigned exchange_phases = 0;
   if constexpr (kClustered) exchange.init(cluster);
   extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
-  // kStagedShift: LayerNorm's staged 16-bit rows in clusters take the shift (backward_shift) from a
-  // copy of the row's first 16 bytes that each warp's first lane stages with the row, rather than
-  // from three loads of global memory at the row's start, whose latency every thread of the row then
-  // waited for (runs/bk/, lab BK: the backward up to 4.5% faster at 1024 x 65536, its gradients the
-  // same bit for bit; the residual-add LayerNorm's 2.3% slower in bfloat16 at 2048 x 32768). A block
-  // of a cluster holds one row (launch_rows), so each warp's copy is of its own row; a 16-byte slot
-  // holds the shift's three 16-bit elements.
-  constexpr bool kStagedShift = kCentered && kClustered && kStaged && !kShifted && sizeof(scalar_t) == 2;
-  constexpr int kShiftSlots = kStagedShift ? kMaxRowThreads / core::kWarp : 1;
-  __shared__ __align__(core::kMaxVectorBytes) V row_heads[kStagedShift ? kStages : 1][kShiftSlots];
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
   const int t = threadIdx.x % row_threads;
@@ -1911,10 +1901,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           copy_async_16(staged(s, 1, i), dy_row + j);
           if (staged_grad_residual) copy_async_16(staged(s, 2, i), gr_row + j);
         }
-        if constexpr (kStagedShift) {
-          const bool first_lane = threadIdx.x % core::kWarp == 0;
-          if (first_lane) copy_async_16(&row_heads[s][threadIdx.x / core::kWarp], x + r * cols);
-        }
       }
       commit_async();  // a group each row, empty or not, so the waits below count rows
     }
@@ -1940,19 +1926,10 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
     const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
     const V* dy_row = reinterpret_cast<const V*>(grad_out + row_offset + head);
-    opmath_t shift = 0;  // see below
-    if constexpr (kCentered && !kStagedShift) shift = active ? backward_shift(x + row_offset, cols) : 0;
+    opmath_t shift = kCentered && active ? backward_shift(x + row_offset, cols) : opmath_t(0);  // see below
     if constexpr (kStaged) {
       stage_row(row + (kStages - 1) * partial_rows, (stage + kStages - 1) % kStages);
       wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly
-    }
-    if constexpr (kStagedShift) {
-      // The first lane's copy, done (its wait above), is the warp's after __syncwarp. The first lane
-      // copies into this slot again only in kStages rows' time, after the block barriers of this
-      // row's sums (row_reduce), so after every lane here has read it.
-      __syncwarp();
-      const V& row_head = row_heads[stage][threadIdx.x / core::kWarp];
-      if (active) shift = backward_shift(reinterpret_cast<const scalar_t*>(&row_head), cols);
     }
     // This row's vector i of x and grad_out: from the stage, or read once into registers.
     V x_items[kInRegisters && !kStaged ? kItems : 1], dy_items[kInRegisters && !kStaged ? kItems : 1];
@@ -2044,14 +2021,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       c2 = 0;
       c1 = rstd * sums.v[1] * inv_n;
     }
-    // kFusedOutput: LayerNorm's 16-bit rows take grad_x as two fused multiply-adds, x_hat * k1 +
-    // (w dy * rstd + k0), an instruction an element fewer. (x_hat itself keeps subtracting first: as a
-    // fused multiply-add too, x * rstd - mean * rstd, lab BK's C2, it kept the rounding of two products
-    // that cancel, and x_hat and grad_weight were no longer 0 where x is the row's mean: call BL,
-    // test_rows_of_one_large_element.) grad_x's own error grows to about rstd * max(|w dy|, |c2|) *
-    // 2^-24, far below a 16-bit output's unit in the last place; float32 and float64 keep the form above.
-    constexpr bool kFusedOutput = kCentered && sizeof(scalar_t) == 2;
-    const opmath_t k1 = -rstd * c1, k0 = -rstd * c2;
     if (active) {
       V* dx_row = reinterpret_cast<V*>(grad_x + row_offset + head);
       const V* gr_row =
@@ -2069,8 +2038,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
             const opmath_t x_hat = (f[e] - mean) * rstd;
-            out[e] = kFusedOutput ? fma(x_hat, k1, fma(weight_scale<Norm>(w[e]) * g[e], rstd, k0))
-                                  : rstd * (weight_scale<Norm>(w[e]) * g[e] - c2 - x_hat * c1);
+            out[e] = rstd * (weight_scale<Norm>(w[e]) * g[e] - c2 - x_hat * c1);
             if constexpr (kInRegisters) {
               acc_w[i][e] += g[e] * x_hat;
               if constexpr (kBias) acc_b[i][e] += g[e];

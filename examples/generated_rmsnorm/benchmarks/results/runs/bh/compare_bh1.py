@@ -5,7 +5,8 @@ Run from benchmarks/results: python3 runs/bh/compare_bh1.py [PHASE_FOLDER CALL] 
 another call's phase 1 folder, such as runs/bh2/1 BH2; by default runs/bh/1, call BH). Until session
 52 it read call BB's tables from the working tree, which held them until call BH2 landed. From
 session 53 on, a third argument names another commit whose tables to compare with (call BL's phase 1
-against call BH2's tables: runs/bl/1 BL 6e2e55f); the header still says "the table's"."""
+against call BH2's tables: runs/bl/1 BL 6e2e55f; the header then names that commit). It skips the
+norms that the phase folder has no benchmark of, and takes the zero-centred norms' too (call BM)."""
 
 import json
 import subprocess
@@ -15,14 +16,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from norm_tables import FILES  # noqa: E402
 
+FILES = {
+    **FILES,
+    "zero-centred RMSNorm": "norms/gemma_rms_norm/bench_gemma_rms_norm.json",
+    "residual-add zero-centred RMSNorm": "norms/fused_add_gemma_rms_norm/bench_fused_add_gemma_rms_norm.json",
+}
+
 PHASE = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "1"
 CALL = sys.argv[2] if len(sys.argv) > 2 else "BH"
 CALL_BB = sys.argv[3] if len(sys.argv) > 3 else "f63f57d"  # the tables compared with (call BB's)
+TABLES = f"at {CALL_BB}" if len(sys.argv) > 3 else "call BB's"
 PROJECT = {
     "RMSNorm": "rmsnorm",
     "LayerNorm": "layer_norm",
     "residual-add RMSNorm": "fused_add_rms_norm",
     "residual-add LayerNorm": "fused_add_layer_norm",
+    "zero-centred RMSNorm": "gemma_rms_norm",
+    "residual-add zero-centred RMSNorm": "fused_add_gemma_rms_norm",
 }
 
 
@@ -31,10 +41,12 @@ def cells(bench):
 
 
 for name, path in FILES.items():
+    if not (PHASE / PROJECT[name]).is_dir():  # (a call that benchmarked some of the norms: call BM)
+        continue
     then = cells(json.loads(subprocess.check_output(["git", "show", f"{CALL_BB}:./{path}"])))
     now = cells(json.load(open(PHASE / PROJECT[name] / Path(path).name)))
     print(
-        f"== {name}: ours in call {CALL} over the table's (call BB's), forward / forward+backward; "
+        f"== {name}: ours in call {CALL} over the table's ({TABLES}), forward / forward+backward; "
         "% of copy forward / forward+backward; peers faster (device time)"
     )
     for dtype, shape, p in now:
