@@ -14,8 +14,10 @@
 # Results in $OUT/res_biPHASE.tgz, unpacked into runs/bi/PHASE/ with the console output as
 # console.txt; then runs/bi/land_bi.py (into results/norms/<operator>/) and
 # `scaffold results-table --write`.
+# From session 53 on, a later call of these phases takes its own name: `CALL=NAME bash call_bi.sh 1`
+# packs res_NAME1.tgz (unpacked into runs/NAME/1/), landed by `land_bi.py --call NAME`.
 phase=$1
-. "$(dirname "$0")/../call_lib.sh" "bi$phase"
+. "$(dirname "$0")/../call_lib.sh" "${CALL:-bi}$phase"
 limit=580
 PROJECTS="gemma_rms_norm fused_add_gemma_rms_norm"
 OP[gemma_rms_norm]=gemma_rms_norm

@@ -5,10 +5,13 @@ cases skipped, as its tests.log says) with its build log, and its benchmark (pha
 Liger-Kernel's gemma mode), into results/norms/<operator>/, where `scaffold results-table` puts their
 tables beside the other norms'. No two-family project ran in this call.
 Usage (in the repository's venv): python3 land_bi.py [--check]; then `scaffold results-table --write`.
+From session 53 on, a later call of call_bi.sh's phases under its own name (CALL=NAME, unpacked into
+runs/NAME/1/ and 2/): python3 land_bi.py --call NAME [--check].
 (Session 51 landed these records with a version of this script that wrote landing.py's checks out
 again, and compared each benchmark's cells with those of the same norm without the zero-centred
 weight, whose cells the landed tables have.)"""
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -29,6 +32,10 @@ BI = landing.Landing(
 )
 
 if __name__ == "__main__":
-    if sys.argv[1:] not in ([], ["--check"]):
-        sys.exit("usage: land_bi.py [--check]")
-    landing.main(BI, sys.argv[1:])
+    args = sys.argv[1:]
+    if args[:1] == ["--call"] and len(args) > 1:
+        BI = dataclasses.replace(BI, call=HERE.parent / args[1])
+        args = args[2:]
+    if args not in ([], ["--check"]):  # (a misspelt --check would otherwise land)
+        sys.exit("usage: land_bi.py [--call NAME] [--check]")
+    landing.main(BI, args)
