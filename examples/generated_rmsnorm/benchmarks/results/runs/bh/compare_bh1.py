@@ -24,8 +24,8 @@ FILES = {
 
 PHASE = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent / "1"
 CALL = sys.argv[2] if len(sys.argv) > 2 else "BH"
-CALL_BB = sys.argv[3] if len(sys.argv) > 3 else "f63f57d"  # the tables compared with (call BB's)
-TABLES = f"at {CALL_BB}" if len(sys.argv) > 3 else "call BB's"
+TABLES_COMMIT = sys.argv[3] if len(sys.argv) > 3 else "f63f57d"  # the tables compared with (call BB's)
+TABLES = f"at {TABLES_COMMIT}" if len(sys.argv) > 3 else "call BB's"
 PROJECT = {
     "RMSNorm": "rmsnorm",
     "LayerNorm": "layer_norm",
@@ -43,7 +43,7 @@ def cells(bench):
 for name, path in FILES.items():
     if not (PHASE / PROJECT[name]).is_dir():  # (a call that benchmarked some of the norms: call BM)
         continue
-    then = cells(json.loads(subprocess.check_output(["git", "show", f"{CALL_BB}:./{path}"])))
+    then = cells(json.loads(subprocess.check_output(["git", "show", f"{TABLES_COMMIT}:./{path}"])))
     now = cells(json.load(open(PHASE / PROJECT[name] / Path(path).name)))
     print(
         f"== {name}: ours in call {CALL} over the table's ({TABLES}), forward / forward+backward; "
