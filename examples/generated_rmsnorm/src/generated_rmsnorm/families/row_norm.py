@@ -483,7 +483,6 @@ def operator(
         + (RESIDUAL_FORWARD_DOC if residual_add else ""),
         "__module__": module,
         "function": staticmethod(function),
-        "zero_centered_weight": zero_centered_weight,
         "residual_add": residual_add,
     }
     layer = type(class_name(op_name), (base,), namespace_of_layer)
