@@ -36,6 +36,14 @@ constexpr int64_t kChunks = 64;
 constexpr int64_t kRowsPerChunk = 16;
 constexpr int64_t kMinChunks = 8;
 
+// LayerNorm sums a row about the mean of its first vector's elements (Row::shift_of), and sums it
+// again about its mean where (shift - mean)^2 > kCpuFarShift * variance: farther than one standard
+// deviation (the CUDA kernels sum about the first element and again beyond four: kFarShift of
+// statistics.h). In a random row the mean of 16 lies so far about as often as one element lies four
+// standard deviations off, about 1 row in 16,000 (the mean of 8, with AVX2, 1 in 200), so the second
+// read stays rare.
+constexpr int kCpuFarShift = 1;
+
 // Scratch memory (the backward's rows of partial sums, a thread's rows converted to float) is kept
 // between calls, a block for each use on each thread, up to kCachedScratchBytes. Allocated afresh on
 // every call, a block of a few hundred KiB or more came as new pages from the operating system about as
@@ -152,12 +160,35 @@ struct Row {
     }
   };
 
-  // The shift of the row's sums (LayerNorm; 0 for RMSNorm): h's first element as rounded to scalar_t
-  // (row_origin), as the backward, which gets the rounded sum of x and residual, sees it: the same
-  // statistics, to the bit, in the forward and the backward.
-  static opmath_t shift_of(const scalar_t* x, const scalar_t* residual) {
+  // The shift of the row's sums (LayerNorm; 0 for RMSNorm): the mean of h's first vector of opmath_t
+  // (V::size() elements: 16 where the loops are compiled for AVX512, 8 for AVX2; all of a shorter
+  // row), each as rounded to scalar_t, as the backward, which gets the rounded sum of x and residual,
+  // sees them: the same statistics, to the bit, in the forward and the backward. The variance,
+  // sum(d^2) / N - mean(d)^2, loses 1 + (shift - mean)^2 / variance times the rounding error that a
+  // sum about the mean would have: about the row's first element, twice on average in a random row
+  // and 17 times where that element lies 4 standard deviations off (float32 y up to 17 times
+  // torch.nn.LayerNorm's mean error then: labs/shift_accuracy.txt of the example's
+  // benchmarks/results/cpu/); about the mean of 16, 1.06 times on average (of 8, 1.125), and at
+  // most twice, since a row whose shift lies farther is summed again (kCpuFarShift). (The CUDA
+  // kernels sum about the first element: statistics.h.)
+  static opmath_t shift_of(const scalar_t* x, const scalar_t* residual, int64_t cols) {
     if constexpr (kCentered) {
-      return residual == nullptr ? row_origin<false>(x, residual, 0) : row_origin<true>(x, residual, 0);
+      const int64_t count = std::min<int64_t>(cols, V::size());
+      V a, b;
+      L::load(x, count, a, b);  // lanes past `count` are zeros
+      if (residual != nullptr) {
+        V ra, rb;
+        L::load(residual, count, ra, rb);
+        a = a + ra;
+        if constexpr (L::kConverted) {  // as rounded to scalar_t, as Row's first pass takes the row
+          scalar_t rounded[L::kStep];
+          L::store(rounded, count, a, b);
+          L::load(rounded, count, a, b);
+        }
+      }
+      // (A tree of the lanes, shorter than lane_sum's chain; the same bits on every call.)
+      return at::vec::vec_reduce_all<opmath_t>([](const V& u, const V& v) { return u + v; }, a) /
+             static_cast<opmath_t>(count);
     } else {
       return 0;
     }
@@ -179,13 +210,13 @@ struct Row {
     } else {
       values = residual != nullptr ? sum : x;
     }
-    // LayerNorm: one read of the row gives the sums of d = h - shift and of d^2, with shift the row's
-    // first element, so that the variance sum(d^2) / N - (sum(d) / N)^2 keeps the digits a mean far
-    // from zero would take. (Against two passes, the mean's and then the squared deviations', the
+    // LayerNorm: one read of the row gives the sums of d = h - shift and of d^2, with shift near the
+    // row's mean (shift_of), so that the variance sum(d^2) / N - (sum(d) / N)^2 keeps the digits a mean
+    // far from zero would take. (Against two passes, the mean's and then the squared deviations', the
     // float32 forward took 0.89 to 0.95 of the time in three of four cells of lab cells, 1.47 in the
     // fourth, a cell that moves from run to run: the example's benchmarks/results/cpu/labs/cells.txt.)
-    // Where the first element lies far from the mean against the spread, settle sums the row again.
-    const opmath_t shift = shift_of(x, residual);
+    // Where the shift lies far from the mean against the spread, settle sums the row again.
+    const opmath_t shift = shift_of(x, residual, cols);
     const V s(shift);
     const Sums total =
         accumulate<L::kStep>(cols, Sums{V(0), V(0)}, [=](int64_t c, auto count, Sums acc) ROW_NORM_INLINE {
@@ -212,7 +243,7 @@ struct Row {
   // mean and rstd from the row's sums about `shift` (accumulate's of add_step), with `values` set.
   // Where the shift lies far from the mean against the spread (or the squares overflow), those two
   // terms cancel, and the d's, all of them large, round their sum: the row is then summed again, about
-  // the mean so found, and its squared deviations about the mean that gives (kFarShift); returns
+  // the mean so found, and its squared deviations about the mean that gives (kCpuFarShift); returns
   // whether it was.
   bool settle(const Sums& total, opmath_t shift, int64_t cols, double eps) {
     const opmath_t n = static_cast<opmath_t>(cols);
@@ -222,7 +253,7 @@ struct Row {
       const opmath_t d_mean = lane_sum(total.sum) / n;
       variance = std::max(variance - d_mean * d_mean, opmath_t(0));
       mean = shift + d_mean;
-      far = lies_far(d_mean, variance) || !std::isfinite(variance);  // or an overflow
+      far = !(d_mean * d_mean <= opmath_t(kCpuFarShift) * variance) || !std::isfinite(variance);  // or NaN
       if (far) {
         // Both sums again: the d's, all far from zero, added up rounding errors of their own size into
         // the mean, so the mean is mended by the sum about the mean they gave, a sum of small terms
@@ -394,7 +425,7 @@ void backward_loop(const at::Tensor& grad_out_t, const at::Tensor& grad_residual
           row.values = x_row;
           dy = dy_row;
         }
-        const opmath_t shift = R::shift_of(x_row, nullptr);
+        const opmath_t shift = R::shift_of(x_row, nullptr, cols);
         const V s(shift);
         const Both zero{typename R::Sums{V(0), V(0)}, BackwardSums<V>{V(0), V(0)}};
         const Both sums =

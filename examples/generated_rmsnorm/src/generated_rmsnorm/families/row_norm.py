@@ -139,19 +139,28 @@ def _default_eps(dtype: torch.dtype) -> float:
 
 
 def _apply(
-    layer: nn.Module, x: Tensor, residual: Tensor | None, parameters: tuple[Tensor, ...], eps: float | None
+    layer: nn.Module,
+    x: Tensor,
+    residual: Tensor | None,
+    parameters: tuple[Tensor, ...],
+    eps: float | None,
+    x_name: str = "x",
 ) -> Tensor | tuple[Tensor, Tensor]:
     """The layer's operator on x (and residual, where it adds one), its parameters and eps (None:
-    the default of the dtype it computes in)."""
+    the default of the dtype it computes in). x_name: the name of the layer's forward argument for x
+    (torch.nn's: ``x`` in RMSNorm, ``input`` in LayerNorm)."""
     function = type(layer).function
     # x's last dimension against the layer's own, so that a wrong width names the input (the
     # operator's own check would name the layer's weight, sized to that width).
-    # (A plain check, not torch._check_value: torch.compile takes no message closure over x.)
+    # (A plain check, not torch._check_value: torch.compile takes no message closure over x.) Not
+    # while torch.jit.trace records the layer: the trace fixes the outcome for its inputs' shapes, and
+    # the check's comparison of a traced size would warn that it does (TracerWarning); the operator
+    # still refuses a wrong width when the trace runs, naming the weight.
     n = layer.normalized_shape[0]
-    if x.dim() < 1 or x.size(-1) != n:
+    if not torch.jit.is_tracing() and (x.dim() < 1 or x.size(-1) != n):
         raise ValueError(
-            f"{type(layer).__name__}: x (the input) must have {n} elements in its last dimension (the "
-            f"layer's normalized_shape), but got shape {list(x.shape)}"
+            f"{type(layer).__name__}: {x_name} (the input) must have {n} elements in its last dimension "
+            f"(the layer's normalized_shape), but got shape {list(x.shape)}"
         )
     if x.dtype == torch.float64:
         # A float64 x with a layer's float32 parameters computes in float64, as torch.nn.RMSNorm does
@@ -187,7 +196,8 @@ RESIDUAL_FORWARD_DOC = """
     With a residual add, ``forward(x, residual)`` returns ``(out, residual_out)``: the norm of
     ``x + residual`` and the sum itself, as vLLM's ``RMSNorm.forward(x, residual)`` does, in the
     wider dtype of the two where they differ (as ``x + residual`` would); ``forward(x)`` (no
-    residual stream yet, as at a model's first norm) returns the norm of ``x``."""
+    residual stream yet, as at a model's first norm) returns the norm of ``x``. (The LayerNorm
+    layers name ``x`` ``input``, as ``torch.nn.LayerNorm.forward`` does.)"""
 
 
 class _RMSNorm(nn.Module):
@@ -285,14 +295,17 @@ class LayerNormLayer(nn.LayerNorm):
     ) -> None:
         super().__init__((_last_dimension(normalized_shape),), eps, elementwise_affine, bias, device, dtype)
 
-    def forward(self, x: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
-        # Without learnable parameters, the unit scale and zero shift in x's dtype (exact in any), as
-        # torch.nn.LayerNorm takes any x without them; without a bias alone, a zero shift in the
-        # weight's dtype (a float32 weight with a bfloat16 x under autocast). Made here from x, not
-        # kept, as the RMSNorm layers' unit scale is.
-        weight = self.weight if self.weight is not None else x.new_ones(self.normalized_shape)
-        bias = self.bias if self.bias is not None else x.new_zeros(self.normalized_shape, dtype=weight.dtype)
-        return _apply(self, x, residual, (weight, bias), self.eps)
+    def forward(self, input: Tensor, residual: Tensor | None = None) -> Tensor | tuple[Tensor, Tensor]:
+        # `input`, as torch.nn.LayerNorm.forward names it (a call or hook that passes it by name).
+        # Without learnable parameters, the unit scale and zero shift in the input's dtype (exact in
+        # any), as torch.nn.LayerNorm takes any input without them; without a bias alone, a zero shift
+        # in the weight's dtype (a float32 weight with a bfloat16 input under autocast). Made here from
+        # the input, not kept, as the RMSNorm layers' unit scale is.
+        weight = self.weight if self.weight is not None else input.new_ones(self.normalized_shape)
+        bias = self.bias
+        if bias is None:
+            bias = input.new_zeros(self.normalized_shape, dtype=weight.dtype)
+        return _apply(self, input, residual, (weight, bias), self.eps, x_name="input")
 
 
 def _check_parameter(op: str, name: str, x_name: str, x: Tensor, p: Tensor) -> None:

@@ -1,0 +1,45 @@
+"""Lab shift_accuracy (session 54, 2026-12-01; after a demanding-user probe's finding): the float32
+error of a LayerNorm project's CPU loops against float64, beside torch.nn.LayerNorm's, where each row's
+first element lies K standard deviations from the row's mean (the row's other elements normal, the
+row standardized first): the mean over the tensor of |y - y64| over the mean of |y64|, and the same of
+grad_x (one backward of fixed random grad_out). N = 1024, 4000 rows, fixed seed. Run with the Python
+whose torch has the project installed:
+    python3 shift_accuracy.py PACKAGE   (e.g. example_layer_norm, or p_ln for a project so named)
+shift_accuracy.txt: the CPU loops summing about the row's first element (HEAD 7011fc2) and then about
+the mean of its first 16 (kShiftElements, with kCpuFarShift) on this repository's development machine."""
+
+import importlib
+import sys
+
+import torch
+
+package = importlib.import_module(sys.argv[1])
+layer = next(getattr(package, n) for n in dir(package) if n.endswith("LayerNorm") and n[0].isupper())
+torch.manual_seed(0)
+N, ROWS = 1024, 4000
+print(f"{sys.argv[1]}.{layer.__name__}, torch {torch.__version__}, float32, {ROWS} x {N}")
+print("x[0] from the mean | y: ours   torch.nn | grad_x: ours   torch.nn")
+for k in (0.0, 1.0, 2.0, 3.0, 3.9, 4.5, 8.0, 16.0):
+    x = torch.randn(ROWS, N)
+    x = (x - x.mean(1, keepdim=True)) / x.std(1, keepdim=True)
+    x[:, 0] = k
+    grad = torch.randn(ROWS, N)
+    results = {}
+    for name, module, inputs in (
+        ("ours", layer(N), x),
+        ("torch", torch.nn.LayerNorm(N), x),
+        ("f64", torch.nn.LayerNorm(N).double(), x.double()),
+    ):
+        inputs = inputs.clone().requires_grad_()
+        y = module(inputs)
+        y.backward(grad.to(y.dtype))
+        results[name] = (y.detach().double(), inputs.grad.double())
+
+    def error(name, i, results=results):
+        exact = results["f64"][i]
+        return ((results[name][i] - exact).abs().mean() / exact.abs().mean()).item()
+
+    print(
+        f"{k:4.1f} sd            | {error('ours', 0):.2e} {error('torch', 0):.2e} "
+        f"| {error('ours', 1):.2e} {error('torch', 1):.2e}"
+    )
