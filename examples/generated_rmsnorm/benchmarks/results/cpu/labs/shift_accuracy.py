@@ -4,7 +4,8 @@ first element lies K standard deviations from the row's mean (the row's other el
 row standardized first): the mean over the tensor of |y - y64| over the mean of |y64|, and the same of
 grad_x (one backward of fixed random grad_out). N = 1024, 4000 rows, fixed seed. Run with the Python
 whose torch has the project installed:
-    python3 shift_accuracy.py PACKAGE   (e.g. example_layer_norm, or p_ln for a project so named)
+    python3 shift_accuracy.py PACKAGE [DEVICE]   (e.g. example_layer_norm; DEVICE cpu unless named:
+    lab BO of ../../runs/bo/ runs it on cuda, where the CUDA kernels still sum about the first element)
 shift_accuracy.txt: the CPU loops summing about the row's first element (HEAD 7011fc2) and then about
 the mean of its first 16 (kShiftElements, with kCpuFarShift) on this repository's development machine."""
 
@@ -14,10 +15,11 @@ import sys
 import torch
 
 package = importlib.import_module(sys.argv[1])
+device = torch.device(sys.argv[2] if len(sys.argv) > 2 else "cpu")
 layer = next(getattr(package, n) for n in dir(package) if n.endswith("LayerNorm") and n[0].isupper())
 torch.manual_seed(0)
 N, ROWS = 1024, 4000
-print(f"{sys.argv[1]}.{layer.__name__}, torch {torch.__version__}, float32, {ROWS} x {N}")
+print(f"{sys.argv[1]}.{layer.__name__}, torch {torch.__version__}, {device}, float32, {ROWS} x {N}")
 print("x[0] from the mean | y: ours   torch.nn | grad_x: ours   torch.nn")
 for k in (0.0, 1.0, 2.0, 3.0, 3.9, 4.5, 8.0, 16.0):
     x = torch.randn(ROWS, N)
@@ -26,14 +28,14 @@ for k in (0.0, 1.0, 2.0, 3.0, 3.9, 4.5, 8.0, 16.0):
     grad = torch.randn(ROWS, N)
     results = {}
     for name, module, inputs in (
-        ("ours", layer(N), x),
-        ("torch", torch.nn.LayerNorm(N), x),
-        ("f64", torch.nn.LayerNorm(N).double(), x.double()),
+        ("ours", layer(N, device=device), x),
+        ("torch", torch.nn.LayerNorm(N, device=device), x),
+        ("f64", torch.nn.LayerNorm(N, device=device).double(), x.double()),
     ):
-        inputs = inputs.clone().requires_grad_()
+        inputs = inputs.to(device).clone().requires_grad_()
         y = module(inputs)
-        y.backward(grad.to(y.dtype))
-        results[name] = (y.detach().double(), inputs.grad.double())
+        y.backward(grad.to(device=device, dtype=y.dtype))
+        results[name] = (y.detach().double().cpu(), inputs.grad.double().cpu())
 
     def error(name, i, results=results):
         exact = results["f64"][i]
