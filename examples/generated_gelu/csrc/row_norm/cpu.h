@@ -37,12 +37,19 @@ constexpr int64_t kRowsPerChunk = 16;
 constexpr int64_t kMinChunks = 8;
 
 // LayerNorm sums a row about the mean of its first vector's elements (Row::shift_of), and sums it
-// again about its mean where (shift - mean)^2 > kCpuFarShift * variance: farther than one standard
-// deviation (the CUDA kernels sum about the first element and again beyond four: kFarShift of
-// statistics.h). In a random row the mean of 16 lies so far about as often as one element lies four
-// standard deviations off, about 1 row in 16,000 (the mean of 8, with AVX2, 1 in 200), so the second
-// read stays rare.
-constexpr int kCpuFarShift = 1;
+// again about its mean where (shift - mean)^2 > kCpuFarShift * variance: farther than two standard
+// deviations, where the variance has lost 5 times the rounding error of a sum about the mean (the
+// CUDA kernels sum about the first element, the backward about the median of the first three, and
+// again beyond four standard deviations, 17 times: kFarShift of statistics.h). The shift is the mean
+// of k = V::size() elements: 16 (float32, AVX512), 8 (float32 with AVX2, float64 with AVX512), 4
+// (float64 with AVX2 or without a vector set, float32 on aarch64), 2 (float64 on aarch64); in a row
+// of independent values it lies 2 standard deviations off as often as a normal value lies 2 sqrt(k)
+// off: at k = 4 about 1 row in 16,000, at k = 2 about 1 in 200, never in practice at k = 8 or 16.
+// A row whose elements trend across its width is read again where its first vector's mean lies that
+// far off: with a bound of one standard deviation (2 times the error), every row of randn +
+// linspace(-3, 3) was (a review in session 54 of the template repository); with two, none is
+// (labs/shift_cost.txt of the example's benchmarks/results/cpu/ times such rows).
+constexpr int kCpuFarShift = 4;
 
 // Scratch memory (the backward's rows of partial sums, a thread's rows converted to float) is kept
 // between calls, a block for each use on each thread, up to kCachedScratchBytes. Allocated afresh on
@@ -161,16 +168,16 @@ struct Row {
   };
 
   // The shift of the row's sums (LayerNorm; 0 for RMSNorm): the mean of h's first vector of opmath_t
-  // (V::size() elements: 16 where the loops are compiled for AVX512, 8 for AVX2; all of a shorter
-  // row), each as rounded to scalar_t, as the backward, which gets the rounded sum of x and residual,
-  // sees them: the same statistics, to the bit, in the forward and the backward. The variance,
-  // sum(d^2) / N - mean(d)^2, loses 1 + (shift - mean)^2 / variance times the rounding error that a
-  // sum about the mean would have: about the row's first element, twice on average in a random row
-  // and 17 times where that element lies 4 standard deviations off (float32 y up to 17 times
-  // torch.nn.LayerNorm's mean error then: labs/shift_accuracy.txt of the example's
-  // benchmarks/results/cpu/); about the mean of 16, 1.06 times on average (of 8, 1.125), and at
-  // most twice, since a row whose shift lies farther is summed again (kCpuFarShift). (The CUDA
-  // kernels sum about the first element: statistics.h.)
+  // (V::size() elements, see kCpuFarShift; all of a shorter row), each as rounded to scalar_t, as
+  // the backward, which gets the rounded sum of x and residual, sees them: the same statistics, to the
+  // bit, in the forward and the backward. The variance, sum(d^2) / N - mean(d)^2, has
+  // 1 + (shift - mean)^2 / variance times the rounding error of a sum about the mean: about the row's
+  // first element, twice on average in a random row and 17 times where that element lies 4 standard
+  // deviations off (float32 y up to 17 times torch.nn.LayerNorm's mean error then:
+  // labs/shift_accuracy.txt of the example's benchmarks/results/cpu/); about the mean of k elements,
+  // 1 + 1 / k times on average (1.06 at k = 16), and at most 5 times, since a row whose shift lies
+  // farther is summed again (kCpuFarShift). Each element is scaled by 1 / k before the sum, which
+  // then cannot overflow where the elements do not.
   static opmath_t shift_of(const scalar_t* x, const scalar_t* residual, int64_t cols) {
     if constexpr (kCentered) {
       const int64_t count = std::min<int64_t>(cols, V::size());
@@ -186,9 +193,15 @@ struct Row {
           L::load(rounded, count, a, b);
         }
       }
-      // (A tree of the lanes, shorter than lane_sum's chain; the same bits on every call.)
-      return at::vec::vec_reduce_all<opmath_t>([](const V& u, const V& v) { return u + v; }, a) /
-             static_cast<opmath_t>(count);
+      a = a * V(opmath_t(1) / static_cast<opmath_t>(count));  // lanes past `count` stay zeros
+      if constexpr (std::is_same_v<opmath_t, float>) {
+        // A tree of the lanes (ATen's shuffles), shorter than lane_sum's chain; ATen has no such tree
+        // for double (its fallback stores and reloads the vector for each lane), which takes lane_sum.
+        // The same bits on every call either way.
+        return at::vec::vec_reduce_all<opmath_t>([](const V& u, const V& v) { return u + v; }, a);
+      } else {
+        return lane_sum(a);
+      }
     } else {
       return 0;
     }

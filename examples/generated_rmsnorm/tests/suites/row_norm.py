@@ -926,8 +926,10 @@ def test_rows_of_one_large_element(spec, device, dtype):
 # them away), in every other row: an LLM's "massive activations" (a few channels far larger than the
 # rest) in the first column, or in the first two (far_columns). The CUDA backward takes LayerNorm's
 # sums about the median of a row's first three elements, far where two of them are, and sums such rows
-# again about their mean (backward_shift and far_row_sums in csrc/row_norm/cuda.cuh); the forward and
-# the CPU loops take theirs about the first element. Summed once about the first element,
+# again about their mean (backward_shift and far_row_sums in csrc/row_norm/cuda.cuh); the CUDA forward
+# takes its sums about the first element, and the CPU loops about the mean of the first vector, which
+# the far column moves far from the row's mean too (kCpuFarShift in csrc/row_norm/cpu.h). Summed once
+# about the first element,
 # LayerNorm's grad_x would exceed this test's bound 2.5 to 301 times at N = 4095, 65536 and 300001 and
 # at 2000 x 4096, but only 1.0 to 1.8 times at 16 x 4096 (emulated in float32 on the CPU with these
 # inputs and bound: the example's benchmarks/results/runs/g2/far_first_margin.txt; grad_weight is
@@ -974,21 +976,35 @@ def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape, 
         assert_close(actual, expected, torch.float32, scale=10 * expected.pow(2).mean().sqrt().item())
 
 
-@pytest.mark.parametrize("distance", [0.0, 2.0, 3.9, 8.0])
-def test_cpu_float32_keeps_torch_s_accuracy_wherever_the_first_element_lies(spec, distance):
-    # LayerNorm's CPU loops sum a row about the mean of its first vector of elements, and again about
-    # its mean where that lies more than a standard deviation off (kCpuFarShift in csrc/row_norm/cpu.h):
-    # float32 y and grad_x within twice the mean error of torch's own CPU LayerNorm against float64,
-    # wherever the row's first element lies. About the first element, as before, y came to 17 times it
-    # where that element lay 3.9 standard deviations off (the example's
-    # benchmarks/results/cpu/labs/shift_accuracy.txt). The CUDA kernels still sum about the first
-    # element (csrc/row_norm/statistics.h): this is the CPU loops' property.
+@pytest.mark.parametrize(
+    ("moved", "distance", "bound"),
+    [
+        ("first element", 0.0, 2),
+        ("first element", 2.0, 2),
+        ("first element", 3.9, 2),
+        ("first element", 8.0, 2),
+        ("first 16 elements", 1.9, 6),
+        ("first 16 elements", 2.1, 2),
+        ("first 16 elements", 3.9, 2),
+    ],
+)
+def test_cpu_float32_keeps_torch_s_accuracy_wherever_the_shift_lies(spec, moved, distance, bound):
+    # LayerNorm's CPU loops sum a row about the mean of its first vector (16 or 8 float32 elements),
+    # and again about its mean where that lies more than two standard deviations off (kCpuFarShift in
+    # csrc/row_norm/cpu.h): float32 y and grad_x within `bound` times the mean error of torch's own CPU
+    # LayerNorm against float64. Where the first element alone lies off, the shift lies a sixteenth or
+    # an eighth as far: within twice (about the first element, as before, y came to 17 times torch's
+    # error where that element lay 3.9 standard deviations off: the example's
+    # benchmarks/results/cpu/labs/shift_accuracy.txt). Where the whole first vector does, just inside
+    # the bound the variance has up to 5 times a sum about the mean's error (4.4 times torch's at 1.9
+    # on this repository's development machine), and past it the row is summed again. The CUDA kernels
+    # still sum about the first element (csrc/row_norm/statistics.h): this is the CPU loops' property.
     if spec.norm != "layer_norm":
         pytest.skip("RMSNorm's sums are taken about zero")
     rows, n = 512, 1024
     x = torch.randn(rows, n, dtype=torch.float64)
     x = (x - x.mean(1, keepdim=True)) / x.std(1, keepdim=True)
-    x[:, 0] = distance
+    x[:, : 1 if moved == "first element" else 16] = distance
     weight, bias = 1 + 0.1 * torch.randn(n, dtype=torch.float64), 0.1 * torch.randn(n, dtype=torch.float64)
     grad_out = torch.randn(rows, n, dtype=torch.float64)
 
@@ -1013,7 +1029,7 @@ def test_cpu_float32_keeps_torch_s_accuracy_wherever_the_first_element_lies(spec
         def error(t, expected=expected):
             return ((t - expected).abs().mean() / expected.abs().mean()).item()
 
-        assert error(actual) <= 2 * error(theirs), (name, error(actual), error(theirs))
+        assert error(actual) <= bound * error(theirs), (name, error(actual), error(theirs))
 
 
 @pytest.mark.parametrize("far_columns", [1, 2])
@@ -1086,14 +1102,15 @@ def test_the_backward_of_rows_whose_first_element_lies_far_keeps_float32s_digits
 @pytest.mark.parametrize("first", ["random", "far"])
 @pytest.mark.parametrize("shape", [(64, 32), (8, 4096), (6, 32768), (3, 100003)], ids=str)
 def test_the_cpu_backward_of_rows_whose_sums_overflow(spec, shape, first):
-    # The backward's one read of a row sums d w dy, d = x - x[0] (x for RMSNorm), unscaled: in the even
-    # rows, x of 1e15 and grad_out of 1e24, those sums overflow float32 where the sums of x_hat w dy do
-    # not, and the CPU loops then take them again as x_hat w dy; "far": the first element 2e18 too, so
-    # that LayerNorm's sums of d^2 about it overflow as well (its statistics then taken about the
-    # mean). The odd rows, x of 1 and grad_out of 1e9, whose grad_x is as large as the even rows'
-    # (rstd w dy), lie beside them. grad_outs[0] only, so that a residual's gradient, added to grad_x,
-    # hides nothing. float32, within its tolerance (check_inputs), where the first sums give NaN. (The
-    # CUDA kernels take such sums unscaled too, and gave NaN here: lab AB-O in the RMSNorm example's
+    # The backward's one read of a row sums d w dy, d = x - shift (the mean of the first vector; x for
+    # RMSNorm), unscaled: in the even rows, x of 1e15 and grad_out of 1e24, those sums overflow float32
+    # where the sums of x_hat w dy do not, and the CPU loops then take them again as x_hat w dy; "far":
+    # the first element 2e18 too, which puts LayerNorm's shift far from the row (its statistics then
+    # taken again about the mean; at 32768 and 100003 columns its sums of d^2 overflow as well). The odd
+    # rows, x of 1 and grad_out of 1e9, whose grad_x is as large as the even rows' (rstd w dy), lie
+    # beside them. grad_outs[0] only, so that a residual's gradient, added to grad_x, hides nothing.
+    # float32, within its tolerance (check_inputs), where the first sums give NaN. (The CUDA kernels
+    # take such sums unscaled too, and gave NaN here: lab AB-O in the RMSNorm example's
     # benchmarks/results/runs/ab/overflow/, on the kernels that summed about x[0].)
     xs, params, grad_outs = make_inputs(spec, shape, torch.float32, "cpu")
     with torch.no_grad():
@@ -1116,7 +1133,9 @@ def test_rows_far_from_zero_whose_first_element_lies_some_deviations_out(
 ):
     # Rows of mean 1000 and standard deviation 1, the first `far_columns` elements of every other row
     # exactly `deviations` out (the others exactly at the mean): on either side of the point (4) past
-    # which the CPU loops sum a row again about its mean, where the second sums must keep the digits
+    # which the CUDA kernels sum a row again about its mean (the CPU loops sum about the mean of the
+    # first vector, which these elements move by a sixteenth or an eighth of theirs per column: past
+    # their bound, kCpuFarShift, in the 50-deviation rows), where the second sums must keep the digits
     # that a mean far from zero takes (summed about zero, float32 y came out 6e-5 of its largest
     # element off at 32768 x 4.1). With two, the CUDA backward's shift (the median of the first three
     # elements) lies as far out, so that its second sums run too; RMSNorm, whose sums are taken about

@@ -196,8 +196,8 @@ RESIDUAL_FORWARD_DOC = """
     With a residual add, ``forward(x, residual)`` returns ``(out, residual_out)``: the norm of
     ``x + residual`` and the sum itself, as vLLM's ``RMSNorm.forward(x, residual)`` does, in the
     wider dtype of the two where they differ (as ``x + residual`` would); ``forward(x)`` (no
-    residual stream yet, as at a model's first norm) returns the norm of ``x``. (The LayerNorm
-    layers name ``x`` ``input``, as ``torch.nn.LayerNorm.forward`` does.)"""
+    residual stream yet, as at a model's first norm) returns the norm of ``x``. The first argument's
+    name is torch.nn's: ``x`` in the RMSNorm layers, ``input`` in the LayerNorm layers."""
 
 
 class _RMSNorm(nn.Module):

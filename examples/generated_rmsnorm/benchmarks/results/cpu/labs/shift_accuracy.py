@@ -7,7 +7,7 @@ whose torch has the project installed:
     python3 shift_accuracy.py PACKAGE [DEVICE]   (e.g. example_layer_norm; DEVICE cpu unless named:
     lab BO of ../../runs/bo/ runs it on cuda, where the CUDA kernels still sum about the first element)
 shift_accuracy.txt: the CPU loops summing about the row's first element (HEAD 7011fc2) and then about
-the mean of its first 16 (kShiftElements, with kCpuFarShift) on this repository's development machine."""
+the mean of its first vector (with kCpuFarShift) on this repository's development machine."""
 
 import importlib
 import sys
