@@ -996,8 +996,8 @@ def test_cpu_float32_keeps_torch_s_accuracy_wherever_the_shift_lies(spec, moved,
     # an eighth as far: within twice (about the first element, as before, y came to 17 times torch's
     # error where that element lay 3.9 standard deviations off: the example's
     # benchmarks/results/cpu/labs/shift_accuracy.txt). Where the whole first vector does, just inside
-    # the bound the variance has up to 5 times a sum about the mean's error (4.4 times torch's at 1.9
-    # on this repository's development machine), and past it the row is summed again. The CUDA kernels
+    # the bound the variance has up to 5 times a sum about the mean's error (y 4.8 times torch's at 1.9
+    # in that lab's second table), and past it the row is summed again. The CUDA kernels
     # still sum about the first element (csrc/row_norm/statistics.h): this is the CPU loops' property.
     if spec.norm != "layer_norm":
         pytest.skip("RMSNorm's sums are taken about zero")
