@@ -3,8 +3,7 @@ of a LayerNorm project's CPU loops against float64, beside torch.nn.LayerNorm's,
 element (in a second table, its first 16) lies K standard deviations from the row's mean (the row's
 other elements normal, the row standardized first): the mean over the tensor of |y - y64| over the mean
 of |y64|, and the same of grad_x (one backward of fixed random grad_out). N = 1024, 4000 rows, fixed
-seed. Run with the Python
-whose torch has the project installed:
+seed. Run with the Python whose torch has the project installed:
     python3 shift_accuracy.py PACKAGE [DEVICE]   (e.g. example_layer_norm; DEVICE cpu unless named:
     lab BO of ../../runs/bo/ runs it on cuda, where the CUDA kernels still sum about the first element)
 shift_accuracy.txt: the CPU loops summing about the row's first element (HEAD 7011fc2) and then about
