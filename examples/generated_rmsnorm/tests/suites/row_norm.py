@@ -922,21 +922,20 @@ def test_rows_of_one_large_element(spec, device, dtype):
         assert torch.equal(grad_weight, torch.zeros_like(grad_weight))
 
 
-# Rows whose first element is 1000 among values of mean 0.5 and standard deviation 2 (about 500 of
-# them away), in every other row: an LLM's "massive activations" (a few channels far larger than the
-# rest) in the first column, or in the first two (far_columns). The CUDA backward takes LayerNorm's
-# sums about the median of a row's first three elements, far where two of them are, and sums such rows
-# again about their mean (backward_shift and far_row_sums in csrc/row_norm/cuda.cuh); the CUDA forward
-# takes its sums about the first element, and the CPU loops about the mean of the first vector, which
-# the far column moves far from the row's mean too (kCpuFarShift in csrc/row_norm/cpu.h). Summed once
-# about the first element,
-# LayerNorm's grad_x would exceed this test's bound 2.5 to 301 times at N = 4095, 65536 and 300001 and
-# at 2000 x 4096, but only 1.0 to 1.8 times at 16 x 4096 (emulated in float32 on the CPU with these
-# inputs and bound: the example's benchmarks/results/runs/g2/far_first_margin.txt; grad_weight is
-# checked too). Rows of N <= 96 lose too few digits to tell: at N = 32 and 64 they check the second
-# look where it differs between the rows of a warp, which decides as one (in float32 the backward
-# lays rows of 32, 64 and 96 elements 4, 2 and 1 a warp). The wider shapes aim at each of the CUDA
-# backward's kernels. This test does not check which kernel or layout ran.
+# Rows whose first element is 1000 among values of mean 0.5 and standard deviation 2 (about 500 of them
+# away), in every other row: an LLM's "massive activations" (a few channels far larger than the rest) in
+# the first column, or in the first two (far_columns). The CUDA backward takes LayerNorm's sums about
+# the median of a row's first three elements, far where two of them are, and sums such rows again about
+# their mean (backward_shift and far_row_sums in csrc/row_norm/cuda.cuh); the CUDA forward takes its
+# sums about the first element, and the CPU loops about the mean of the first vector, which the far
+# column moves far from the row's mean too (kCpuFarShift in csrc/row_norm/cpu.h). Summed once about the
+# first element, LayerNorm's grad_x would exceed this test's bound 2.5 to 301 times at N = 4095, 65536
+# and 300001 and at 2000 x 4096, but only 1.0 to 1.8 times at 16 x 4096 (emulated in float32 on the CPU
+# with these inputs and bound: the example's benchmarks/results/runs/g2/far_first_margin.txt;
+# grad_weight is checked too). Rows of N <= 96 lose too few digits to tell: at N = 32 and 64 they check
+# the second look where it differs between the rows of a warp, which decides as one (in float32 the
+# backward lays rows of 32, 64 and 96 elements 4, 2 and 1 a warp). The wider shapes aim at each of the
+# CUDA backward's kernels. This test does not check which kernel or layout ran.
 FAR_FIRST_SHAPES = [
     (64, 32),  # 4 rows a warp
     (63, 64),  # 2 rows a warp, an odd number of rows
@@ -989,16 +988,16 @@ def test_rows_whose_first_element_lies_far_from_the_others(spec, device, shape, 
     ],
 )
 def test_cpu_float32_keeps_torch_s_accuracy_wherever_the_shift_lies(spec, moved, distance, bound):
-    # LayerNorm's CPU loops sum a row about the mean of its first vector (16 or 8 float32 elements),
-    # and again about its mean where that lies more than two standard deviations off (kCpuFarShift in
+    # LayerNorm's CPU loops sum a row about the mean of its first vector (16 or 8 float32 elements), and
+    # again about its mean where that lies more than two standard deviations off (kCpuFarShift in
     # csrc/row_norm/cpu.h): float32 y and grad_x within `bound` times the mean error of torch's own CPU
     # LayerNorm against float64. Where the first element alone lies off, the shift lies a sixteenth or
     # an eighth as far: within twice (about the first element, as before, y came to 17 times torch's
     # error where that element lay 3.9 standard deviations off: the example's
     # benchmarks/results/cpu/labs/shift_accuracy.txt). Where the whole first vector does, just inside
     # the bound the variance has up to 5 times a sum about the mean's error (y 4.8 times torch's at 1.9
-    # in that lab's second table), and past it the row is summed again. The CUDA kernels
-    # still sum about the first element (csrc/row_norm/statistics.h): this is the CPU loops' property.
+    # in that lab's second table), and past it the row is summed again. The CUDA kernels still sum about
+    # the first element (csrc/row_norm/statistics.h): this is the CPU loops' property.
     if spec.norm != "layer_norm":
         pytest.skip("RMSNorm's sums are taken about zero")
     rows, n = 512, 1024
