@@ -23,6 +23,7 @@
 # into runs/ap/PHASE/ with the console output as console.txt; then land_ap.py and
 # `scaffold results-table --write`. From call AV on (session 45), a later landing whose change needs
 # these same phases takes them under its own name: `CALL=av bash call_ap.sh 1` packs res_av1.tgz.
+#                      (On one GPU, from session 55 on: the projects in turn, as the phase says.)
 #   SUITE=NORM bash call_ap.sh 4  (from call AW on) NORM's suite again, alone (layer_norm unless named)
 #   DDP=1 bash call_ap.sh 1  (from session 46 on) phase 1, then ../ax/ddp_ax.py (DDP's training step with
 #                      and without the workspace) in RMSNorm's and the residual-add RMSNorm's projects,
@@ -35,6 +36,23 @@ echo "GPUs: $(cat "$R/torch.txt")"
 case $phase in
   1)
     ls "$root"/.whl/*.whl > /dev/null 2>&1 || { echo "no .whl/ here: carry .whl"; exit 3; }
+    if [ "$(python3 -c 'import torch; print(torch.cuda.device_count())')" -eq 1 ]; then
+      # One GPU (from session 55 on, when only nvidia-h200 was lent): the projects named in PROJECTS
+      # (all four unless named) built, their first tests and their benchmarks in turn, in the order
+      # named; a benchmark not started with under 170 s left is left for a later call, which names
+      # the projects left (its archive unpacked into a folder of its own: runs/CALL/1b/).
+      projects=${PROJECTS:-layer_norm rmsnorm fused_add_layer_norm fused_add_rms_norm}
+      for p in $projects; do build "$p" 4 & done
+      wait; pack
+      K1="not cpu and (backward or shared_memory or cluster or cuda_graph or misaligned or gradients_through or staged or forward_and_backward_match_reference)"
+      for p in $projects; do first_tests "$p" 0 "$K1" || { pack; echo "a first test did not pass: stopping"; exit 1; }; done
+      pack; install_liger
+      for p in $projects; do
+        if [ $(( limit - $(elapsed) )) -ge 170 ]; then CUDA_VISIBLE_DEVICES=0 bench "$p"; pack
+        else echo "bench $p: left for a later call (at $(elapsed) s)"; fi
+      done
+      echo "done at $(elapsed) s"; pack; exit 0
+    fi
     for p in rmsnorm layer_norm fused_add_rms_norm fused_add_layer_norm; do build "$p" 8 & done
     wait; pack
     K="not cpu and (backward or shared_memory or cluster or cuda_graph or misaligned or gradients_through or staged or forward_and_backward_match_reference)"

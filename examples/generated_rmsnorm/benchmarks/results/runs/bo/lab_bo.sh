@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Lab BO (issue 11), prepared in session 54 (2026-12-01, no device time left to it) for the next
-# session: one call on two H200s (nvidia-h200-x2), carrying .gpu, a fresh `scaffold gpu-bundle .gpu`
-# of the commit that applies ../bm/template_change.diff (the landing's candidate; the LayerNorm, the
+# session: one call on two H200s (nvidia-h200-x2; or one, in turn: below), carrying .gpu, a fresh
+# `scaffold gpu-bundle .gpu` of the commit that applies ../bm/template_change.diff (the LayerNorm, the
 # residual-add LayerNorm and the RMSNorm projects at least), timeout_s 600:
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/bo/lab_bo.sh
 # Variant x3 (variant_bo.py) against that commit's kernels (base), in the three projects, all six
@@ -27,7 +27,6 @@
 # bo/summary_bo.txt`. What to read from it, and what follows, is in the runs README's `bo/` entry.
 . "$(dirname "$0")/../call_lib.sh" bo
 lab_start  # limit, gpus, L (call_lib.sh)
-[ "$gpus" -gt 1 ] || { echo "lab BO wants two GPUs"; exit 3; }
 declare -A LAB_EDITS=([base]="" [x3]="bo:x3")
 lab_builds "layer_norm fused_add_layer_norm rmsnorm" "base x3"
 grads() {  # grads PROJECT GPU: both builds' digests at once, then compared
@@ -42,13 +41,16 @@ grads() {  # grads PROJECT GPU: both builds' digests at once, then compared
   echo "compare $1 x3: $(head -n 1 "$R/compare_$1_x3.txt")"
 }
 K="not cpu and (staged or cluster or backward or far or forward_and_backward_match_reference or gradients)"
-gpu0() {
-  grads layer_norm 0; grads rmsnorm 0; pack
+shift_accuracy() {
   # The CUDA kernels' float32 error where a row's first element lies off its mean, beside torch's
   # (the CPU loops' lab, ../../cpu/labs/shift_accuracy.py, whose loops no longer sum about it).
   (cd "$L/layer_norm_base" && CUDA_VISIBLE_DEVICES=0 PYTHONPATH=src timeout 60 python3 \
      "$G/../../cpu/labs/shift_accuracy.py" example_layer_norm cuda > "$R/shift_accuracy_cuda.txt" 2>&1
    echo "shift accuracy (cuda) exit $? at $(elapsed) s")
+}
+gpu0() {
+  grads layer_norm 0; grads rmsnorm 0; pack
+  shift_accuracy
   lab_tests layer_norm_x3 0 "$K" 150; lab_tests rmsnorm_x3 0 "$K" 150; pack
   lab_time_runs 0 all bfloat16,float16,float32 "$SHAPES" "layer_norm rmsnorm" "base x3 base"
   lab_sanitize rmsnorm_x3 rms_norm memcheck 0 60
@@ -61,7 +63,20 @@ gpu1() {
   lab_sanitize layer_norm_x3 layer_norm racecheck 1 120
 }
 SHAPES=1024x65536,2048x32768,4096x16384
-gpu0 &
-gpu1 &
-wait
+if [ "$gpus" -gt 1 ]; then
+  gpu0 &
+  gpu1 &
+  wait
+else
+  # One GPU (session 55, 2026-12-01: only nvidia-h200 was lent): everything on it in turn, what
+  # decides first (digests, device times), then the tests and sanitizers in what is left; a
+  # sanitizer not run leaves its verdict to the landing's suites, which run them on every norm.
+  for p in layer_norm rmsnorm fused_add_layer_norm; do grads $p 0; done; pack
+  shift_accuracy
+  lab_time_runs 0 all bfloat16,float16,float32 "$SHAPES" "layer_norm fused_add_layer_norm rmsnorm" "base x3 base"
+  for p in layer_norm fused_add_layer_norm rmsnorm; do lab_tests ${p}_x3 0 "$K" 100; done; pack
+  lab_sanitize layer_norm_x3 layer_norm racecheck 0 120
+  lab_sanitize fused_add_layer_norm_x3 fused_add_layer_norm memcheck 0 60
+  lab_sanitize rmsnorm_x3 rms_norm memcheck 0 60
+fi
 echo "done at $(elapsed) s"; pack
