@@ -23,7 +23,11 @@
 # into runs/ap/PHASE/ with the console output as console.txt; then land_ap.py and
 # `scaffold results-table --write`. From call AV on (session 45), a later landing whose change needs
 # these same phases takes them under its own name: `CALL=av bash call_ap.sh 1` packs res_av1.tgz.
-#                      (On one GPU, from session 55 on: the projects in turn, as the phase says.)
+#                      (On one GPU, from session 55 on: PROJECTS="NORM..." names the projects, all
+#                      four unless given; their benchmarks in turn, each started only with 170 s
+#                      left; a later call names those left. DDP is not run there.)
+#   (Phases 2 and 3 need two GPUs, from session 55 on refused at once on one: there each suite runs
+#   alone, `SUITE=NORM bash call_ap.sh 4`, whose devices 0,1 leave GPU 0 visible, about 330 s a call.)
 #   SUITE=NORM bash call_ap.sh 4  (from call AW on) NORM's suite again, alone (layer_norm unless named)
 #   DDP=1 bash call_ap.sh 1  (from session 46 on) phase 1, then ../ax/ddp_ax.py (DDP's training step with
 #                      and without the workspace) in RMSNorm's and the residual-add RMSNorm's projects,
@@ -33,10 +37,14 @@ phase=$1
 limit=580
 [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
 echo "GPUs: $(cat "$R/torch.txt")"
+one_gpu() { [ "$(python3 -c 'import torch; print(torch.cuda.device_count())')" -eq 1 ]; }
+case $phase in
+  2|3) one_gpu && { echo "phase $phase needs two GPUs: on one, SUITE=NORM bash call_ap.sh 4 for each"; exit 2; } ;;
+esac
 case $phase in
   1)
     ls "$root"/.whl/*.whl > /dev/null 2>&1 || { echo "no .whl/ here: carry .whl"; exit 3; }
-    if [ "$(python3 -c 'import torch; print(torch.cuda.device_count())')" -eq 1 ]; then
+    if one_gpu; then
       # One GPU (from session 55 on, when only nvidia-h200 was lent): the projects named in PROJECTS
       # (all four unless named) built, their first tests and their benchmarks in turn, in the order
       # named; a benchmark not started with under 170 s left is left for a later call, which names

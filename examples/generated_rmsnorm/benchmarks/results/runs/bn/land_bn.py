@@ -11,15 +11,27 @@ change applied) that main does not hold; the suites run the bundle of main's com
 template_change.diff, which renders the same kernel sources (checked in session 55 for all six norms'
 digests). So each benchmark is bound to its suite by the kernel sources' digest
 (Landing.benches_by_sources), and the suites' phases must have run one commit's bundle.
-Usage (in the repository's venv): python3 land_bn.py [--gpus 1] [--suite PROJECT=PHASE] [--check]
-  --gpus 1             call_ap.sh's phases 2 and 3 ran on one GPU (their two-GPU cases skipped)
-  --suite PROJECT=PHASE  PROJECT's suite from another phase (call_ap.sh 4, unpacked into runs/bn/4/)
-It checks both landings before it copies either; then `scaffold results-table --write`. The six
-benchmarks' plots wait in pending_plots.tar (runs/ keeps a bench_*.png only while the results hold its
-benchmark: the runs README's "Plots"); it unpacks them into their folders first (so that even
---check leaves them there) and removes the archive once it has landed."""
+Usage (in the repository's venv):
+    python3 land_bn.py [--only bn|bnz] [--gpus 1] [--suite PROJECT=PHASE]... [--check]
+  --only CALL            land call BN or call BNZ alone (both unless named): on one GPU their suites
+                         take more than one session's device time, so each may land in a session of
+                         its own (BNZ's suites then run main's bundle once BN has landed)
+  --suite PROJECT=PHASE  PROJECT's suite from another phase: `SUITE=PROJECT CALL=bn bash
+                         ../ap/call_ap.sh 4` unpacked into runs/bn/PHASE/ (e.g. 4_layer_norm); repeatable
+  --gpus 1               the suites ran with one GPU visible (nvidia-h200 alone: call_ap.sh's phases 2
+                         and 3 need two, so each norm's suite then runs alone in a phase 4 of its own,
+                         named with --suite). The norms' landed suites, two-GPU runs, are first copied
+                         into each norm's two_gpus/ (where it has none), which keeps the two-GPU record
+                         that tests/test_results.py asks for (the README then says it ran other kernel
+                         sources); the two-family project's two-GPU run stays as it is.
+It checks every landing it lands before it copies any; then `scaffold results-table --write`. Each
+call's benchmark plots wait in its folder's pending_plots.tar (runs/ keeps a bench_*.png only while the
+results hold its benchmark: the runs README's "Plots"): it unpacks them for its checks and removes
+them again unless it lands, then removes the archive."""
 
 import dataclasses
+import json
+import shutil
 import sys
 import tarfile
 from pathlib import Path
@@ -59,52 +71,89 @@ BNZ = landing.Landing(
     gpus=1,
     benches_by_sources=True,
 )
-USAGE = "usage: land_bn.py [--gpus 1] [--suite PROJECT=PHASE] [--check]"
+USAGE = "usage: land_bn.py [--only bn|bnz] [--gpus 1] [--suite PROJECT=PHASE]... [--check]"
 
 
-def option(args: list[str], name: str) -> str | None:
-    """The value after `name` in args (removing both), or None where it is absent."""
-    if name not in args:
-        return None
-    at = args.index(name)
-    if at + 1 >= len(args):
-        sys.exit(USAGE)
-    value = args[at + 1]
-    del args[at : at + 2]
-    return value
+def options(args: list[str], name: str) -> list[str]:
+    """The values after each `name` in args (removing them)."""
+    values = []
+    while name in args:
+        at = args.index(name)
+        if at + 1 >= len(args):
+            sys.exit(USAGE)
+        values.append(args[at + 1])
+        del args[at : at + 2]
+    return values
+
+
+def with_phases(call: landing.Landing) -> landing.Landing:
+    """call with its phases those that its suites, benchmarks and two-family run name."""
+    named = {*call.suites.values(), *(phase for phase, _ in call.benches.values()), call.two_families}
+    return dataclasses.replace(call, phases=sorted(named - {None}))
+
+
+def unpack_plots(call: landing.Landing) -> list[Path]:
+    """call's pending plots, unpacked into their folders (none where its archive is gone: landed)."""
+    archive = call.call / "pending_plots.tar"
+    if not archive.is_file():
+        return []
+    with tarfile.open(archive) as plots:
+        members = [m for m in plots.getmembers() if m.isfile()]
+        if any(Path(m.name).parts[:1] != (call.call.name,) or ".." in Path(m.name).parts for m in members):
+            sys.exit(f"{archive}: a member outside {call.call.name}/")
+        plots.extractall(call.call.parent, members=members)
+    return [call.call.parent / m.name for m in members]
+
+
+def keep_two_gpu_runs(call: landing.Landing) -> None:
+    """Each landed suite of call's norms that ran with two GPUs, copied into the norm's two_gpus/."""
+    for project in call.suites:
+        folder = landing.RESULTS / landing.WHERE[project]
+        suite = json.loads((folder / "gpu_suite.json").read_text())
+        if (folder / "two_gpus").exists() or suite["environment"].get("gpu_count", 1) < 2:
+            continue
+        (folder / "two_gpus").mkdir()
+        for name in ("gpu_suite.json", "tests.log"):
+            shutil.copyfile(folder / name, folder / "two_gpus" / name)
+        print(f"kept {landing.WHERE[project]}'s two-GPU suite in its two_gpus/")
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    gpus = option(args, "--gpus")
-    if gpus is not None:
-        if gpus not in ("1", "2"):
-            sys.exit(USAGE)
-        BN = dataclasses.replace(BN, gpus=int(gpus))
-    rerun = option(args, "--suite")
-    if rerun is not None:
+    only = options(args, "--only")
+    if only not in ([], ["bn"], ["bnz"]):
+        sys.exit(USAGE)
+    gpus = options(args, "--gpus")
+    if gpus not in ([], ["1"], ["2"]):
+        sys.exit(USAGE)
+    if gpus == ["1"]:
+        BN = dataclasses.replace(BN, gpus=1, two_families=None)
+    for rerun in options(args, "--suite"):
         project, _, phase = rerun.partition("=")
         if project not in BN.suites or not phase:
             sys.exit(USAGE)
         BN = dataclasses.replace(
             BN,
-            phases=BN.phases + [phase] * (phase not in BN.phases),
             suites={**BN.suites, project: phase},
             builds={**BN.builds, project: f"{phase}/{project}/build.log"},
         )
     if args not in ([], ["--check"]):  # (a misspelt --check would otherwise land)
         sys.exit(USAGE)
-    with tarfile.open(HERE / "pending_plots.tar") as plots:
-        plots.extractall(HERE.parent, filter="data")
-    problems = [f"{call.call.name}/{p}" for call in (BN, BNZ) for p in landing.check(call)]
-    if problems:
-        sys.exit("\n".join(problems))
-    if "--check" in args:
+    calls = [c for c in (with_phases(BN), BNZ) if not only or c.call.name == only[0]]
+    unpacked = [plot for call in calls for plot in unpack_plots(call)]
+    problems = [f"{call.call.name}/{p}" for call in calls for p in landing.check(call)]
+    if problems or "--check" in args:
+        for plot in unpacked:
+            plot.unlink()
+        if problems:
+            sys.exit("\n".join(problems))
         print("every check passed; nothing copied (--check)")
-    else:
-        landing.land(BN)
-        landing.land(BNZ)  # (before prune_plots, which would take its plots: BN's landing lacks them)
-        (HERE / "pending_plots.tar").unlink()  # (its plots are the landed benchmarks' now)
-        for plot in landing.prune_plots():
-            print(f"removed {plot.relative_to(landing.RESULTS)}: its benchmark is no longer the landed one")
-        print("landed: now scaffold results-table --write")
+        sys.exit(0)
+    for call in calls:
+        if call.call.name == "bn" and call.gpus == 1:
+            keep_two_gpu_runs(call)
+        landing.land(call)  # (all before prune_plots, which would take a call's plots not yet landed)
+        (call.call / "pending_plots.tar").unlink(missing_ok=True)  # (the landed benchmarks' plots now)
+    for plot in landing.prune_plots():
+        print(f"removed {plot.relative_to(landing.RESULTS)}: its benchmark is no longer the landed one")
+    print("landed: now scaffold results-table --write")

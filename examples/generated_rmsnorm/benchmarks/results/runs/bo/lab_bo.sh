@@ -27,6 +27,7 @@
 # bo/summary_bo.txt`. What to read from it, and what follows, is in the runs README's `bo/` entry.
 . "$(dirname "$0")/../call_lib.sh" bo
 lab_start  # limit, gpus, L (call_lib.sh)
+[ "${gpus:-0}" -ge 1 ] 2>/dev/null || { echo "lab BO wants a GPU"; exit 3; }
 declare -A LAB_EDITS=([base]="" [x3]="bo:x3")
 lab_builds "layer_norm fused_add_layer_norm rmsnorm" "base x3"
 grads() {  # grads PROJECT GPU: both builds' digests at once, then compared
