@@ -39,7 +39,7 @@ limit=580
 echo "GPUs: $(cat "$R/torch.txt")"
 one_gpu() { [ "$(python3 -c 'import torch; print(torch.cuda.device_count())')" -eq 1 ]; }
 case $phase in
-  2|3) one_gpu && { echo "phase $phase needs two GPUs: on one, SUITE=NORM bash call_ap.sh 4 for each"; exit 2; } ;;
+  2|3) one_gpu && { echo "phase $phase needs two GPUs: on one, SUITE=NORM CALL=${CALL:-ap} bash call_ap.sh 4 for each norm"; exit 2; } ;;
 esac
 case $phase in
   1)

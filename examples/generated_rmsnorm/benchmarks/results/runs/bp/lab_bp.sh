@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Lab BP (issue 11), prepared in session 55 (2026-12-01) for a session after call BN has landed
+# Lab BP (issue 11), prepared in session 55 (2026-12-01) for a session after calls BN and BNZ landed
 # (../bn/): one call on one H200 (nvidia-h200; two GPUs do no harm: it takes GPU 0), carrying .gpu, a
-# fresh `scaffold gpu-bundle .gpu` of main with call BN landed, timeout_s 600:
+# fresh `scaffold gpu-bundle .gpu` of main with both landed, timeout_s 600:
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/bp/lab_bp.sh
 # The CUDA forward's float32 error where a row's first element lies off its mean (lab BO,
 # ../bo/bo/shift_accuracy_cuda.txt: y 2.7 times torch.nn's mean error at 3.9 standard deviations, 14

@@ -1,5 +1,5 @@
 """Lab BP's variants (issue 11; prepared in session 55, 2026-12-01) of a rendered LayerNorm project
-(csrc/row_norm/cuda.cuh of the bundle made once call BN has landed, ../bn/template_change.diff), for
+(csrc/row_norm/cuda.cuh of the bundle made once calls BN and BNZ have landed, ../bn/), for
 the CUDA forward's float32 error where a row's first element lies off its mean (lab BO's
 ../bo/bo/shift_accuracy_cuda.txt: y up to 14 times torch.nn's at 16 standard deviations, 4000 x 1024):
 `m3`: the forward kernels (forward_rows and forward_staged_kernel) sum a row about the median of its
