@@ -37,40 +37,20 @@ import tarfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path[:0] = [str(HERE.parent), str(HERE.parent / "ap"), str(HERE.parent / "bi")]
 import landing  # noqa: E402
-from landing import gpu  # noqa: E402  (scaffold.gpu, which landing.py imports)
+from land_ap import AP  # noqa: E402  (call_ap.sh's phases, which call BN ran under its own name)
+from land_bi import BI  # noqa: E402  (call_bi.sh's, which call BNZ ran)
 
-BN = landing.Landing(
+# call_ap.sh's landing, but for the residual-add RMSNorm's benchmark (phase 1's second call, 1b/) and
+# the benchmarks' other commit (with_phases below sets the phases).
+BN = dataclasses.replace(
+    AP,
     call=HERE,
-    phases=["1", "1b", "2", "3"],
-    suites={"fused_add_rms_norm": "2", "fused_add_layer_norm": "2", "layer_norm": "3", "rmsnorm": "3"},
-    builds={
-        "fused_add_rms_norm": "2/build_fused_add_rms_norm.log",
-        "fused_add_layer_norm": "2/build_fused_add_layer_norm.log",
-        "layer_norm": "3/layer_norm/build.log",
-        "rmsnorm": "3/build_rmsnorm.log",
-    },
-    benches={
-        "rmsnorm": ("1", ["liger"]),
-        "layer_norm": ("1", ["liger"]),
-        "fused_add_rms_norm": ("1b", ["liger"]),
-        "fused_add_layer_norm": ("1", []),
-    },
-    two_families="3",
+    benches={**AP.benches, "fused_add_rms_norm": ("1b", AP.benches["fused_add_rms_norm"][1])},
     benches_by_sources=True,
 )
-ZERO_CENTERED = list(gpu.ZERO_CENTERED_NORMS)
-BNZ = landing.Landing(
-    call=HERE.parent / "bnz",
-    phases=["1", "2"],
-    suites={name: "2" for name in ZERO_CENTERED},
-    builds={name: f"2/build_{name}.log" for name in ZERO_CENTERED},
-    benches={name: ("1", ["liger"]) for name in ZERO_CENTERED},
-    two_families=None,
-    gpus=1,
-    benches_by_sources=True,
-)
+BNZ = dataclasses.replace(BI, call=HERE.parent / "bnz", benches_by_sources=True)
 USAGE = "usage: land_bn.py [--only bn|bnz] [--gpus 1] [--suite PROJECT=PHASE]... [--check]"
 
 
