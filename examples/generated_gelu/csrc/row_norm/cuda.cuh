@@ -561,13 +561,14 @@ __device__ __forceinline__ void cluster_sync() {
 #endif
 }
 
-// cluster_sync in two halves: every thread of the block arrives (ordering its earlier memory
-// operations before the arrival), and later waits until every thread of the cluster has arrived; in
-// between, the block goes on working. (.aligned: all threads of a warp execute each half together, as
-// every thread of the block must reach both.)
-__device__ __forceinline__ void cluster_arrive() {
+// A cluster barrier in two halves: every thread of the block arrives, and later waits until every
+// thread of the cluster has arrived; in between, the block goes on working. The arrival orders none
+// of the thread's memory operations (.relaxed): the staged forward, its one user, orders what its
+// peers must see after the wait (its barriers' initialization) by fence.mbarrier_init. (.aligned: all
+// threads of a warp execute each half together, as every thread of the block must reach both.)
+__device__ __forceinline__ void cluster_arrive_relaxed() {
 #ifdef ROW_NORM_CLUSTERS
-  asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
 #endif
 }
 __device__ __forceinline__ void cluster_wait() {
@@ -1203,8 +1204,8 @@ constexpr auto forward_kernel_for() {
 // (cp.async.bulk, sm_90 on). A copy takes no registers and no thread while it runs, so a
 // multiprocessor keeps as many slices in flight as its shared memory holds, where forward_rows keeps
 // its slice in registers (eight vectors a thread: two blocks of 256 threads an SM in bfloat16). Then
-// the slice's statistics are reduced over the block and the cluster, and the slice is normalized from
-// shared memory and written.
+// the slice's statistics are reduced over the block and the cluster (exchange_once), and the slice is
+// normalized from shared memory and written.
 //
 // The copies complete on an mbarrier in the block's shared memory: the thread that starts them
 // expects their bytes, every thread waits for its phase 0 (each block copies once).
@@ -1341,6 +1342,45 @@ struct ClusterExchange {
   }
 };
 
+// The combination of `value` (the same in every thread of the block) over the cluster's blocks, in
+// the order of their ranks as cluster_reduce's, so that every block gets the same bits, for the staged
+// forward, which reduces once a row (or twice, a far row): threads below `cluster` store it into slot
+// [this block's rank] of `slots` in each block (st.async, sm_90 on), whose bytes complete that block's
+// `ready` (initialized for one arrival, thread 0's, which expects cluster * sizeof(S) bytes, before a
+// cluster barrier that the caller passes before this); every thread waits for phase 0 of its own. A
+// block reads no peer's shared memory, and its peers' stores into it are done once it has waited, so
+// it may leave without the cluster barrier that cluster_reduce asks before a block leaves, as QuACK's
+// forward does. Lab BO of the example's benchmarks/results/runs/bo/ (one H200, device time, outputs
+// bitwise equal): the forward at 1024 x 65536 took 0.889 to 0.955 of the time with cluster_reduce and
+// the barrier at the end in LayerNorm, RMSNorm and the residual-add LayerNorm (three dtypes), at 2048 x
+// 32768 0.996 to 1.001 in the 16-bit types and 0.899 to 0.951 in float32.
+template <typename S>
+__device__ __forceinline__ S exchange_once(const S& value, S* slots, uint64_t* ready, int cluster) {
+#ifdef ROW_NORM_CLUSTERS
+  static_assert(sizeof(S) % 4 == 0, "sums are stored 4 bytes at a time");
+  if (threadIdx.x < static_cast<unsigned>(cluster)) {
+    const unsigned rank = threadIdx.x;
+    const unsigned slot = cluster_address(&slots[cluster_rank()], rank);
+    const unsigned barrier = cluster_address(ready, rank);
+    uint32_t words[sizeof(S) / 4];
+    memcpy(words, &value, sizeof(S));
+#pragma unroll
+    for (int k = 0; k < static_cast<int>(sizeof(S) / 4); ++k) {
+      asm volatile(
+          "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];\n" ::"r"(slot + 4 * k),
+          "r"(words[k]), "r"(barrier)
+          : "memory");
+    }
+  }
+  copy_barrier_wait<true>(ready, 0);
+  S total = slots[0];
+  for (int rank = 1; rank < cluster; ++rank) total = S::combine(total, slots[rank]);
+  return total;
+#else
+  return value;  // never launched with a cluster (see kernel_has_clusters)
+#endif
+}
+
 // Block r of each cluster of `cluster` blocks normalizes vectors [r slice, (r + 1) slice) of row
 // blockIdx.x / cluster; its dynamic shared memory holds `slice` vectors of x (and as many of
 // residual). The rows' vectors are 16 bytes (kVec x scalar_t) from each row's start.
@@ -1361,7 +1401,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   constexpr int kUnroll = 4;
   using S = ForwardSums<opmath_t, kCentered>;
   __shared__ S smem[core::kWarp];
-  __shared__ S cluster_slot;
+  // exchange_once's slots and barriers: turn 0 for the row's sums, turn 1 for a far row's.
+  __shared__ S row_slots[2][kMaxCluster];
+  __shared__ uint64_t row_ready[2];
   __shared__ uint64_t copied;
   // The staged rows start on a 128-byte boundary. Lab J2 (above): the sums' shared slots take less room
   // than Moments', and the dynamic shared memory, which starts after the static, then started 16 bytes
@@ -1376,6 +1418,9 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   const int64_t count = std::max<int64_t>(0, std::min<int64_t>(slice, cols / kVec - first));
   const int64_t offset = row * cols + first * kVec;  // of the slice's first element
   if (threadIdx.x == 0) {
+    copy_barrier_init(row_ready, 2);
+    for (int turn = 0; turn < 2; ++turn)
+      copy_barrier_expect(&row_ready[turn], static_cast<unsigned>(cluster * sizeof(S)));
     copy_barrier_init(&copied);
     const unsigned bytes = static_cast<unsigned>(count * sizeof(V));
     copy_barrier_expect(&copied, kResidual ? 2 * bytes : bytes);
@@ -1384,6 +1429,7 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       if constexpr (kResidual) bulk_copy(staged_residual, residual + offset, bytes, &copied);
     }
   }
+  cluster_arrive_relaxed();  // row_ready is initialized: the peers wait for it (cluster_wait) to store
   // (Read while the copies run.)
   const opmath_t origin = kCentered ? row_origin<kResidual>(x, residual, row * cols) : opmath_t(0);
   __syncthreads();  // the barrier is initialized
@@ -1409,7 +1455,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     add_elements<kCentered>(sums, f, origin);
   }
   sums = row_reduce(sums, blockDim.x, smem);
-  sums = cluster_reduce(sums, &cluster_slot, cluster);
+  cluster_wait();  // every peer's row_ready is initialized
+  sums = exchange_once(sums, row_slots[0], &row_ready[0], cluster);
   const opmath_t n = static_cast<opmath_t>(cols);
   RowStatistics<kCentered, opmath_t> stats(sums, n);
   opmath_t mean = kCentered ? origin + stats.d_mean : opmath_t(0);
@@ -1425,30 +1472,16 @@ __global__ void __launch_bounds__(kMaxRowThreads)
         add_elements<kCentered>(again, f, mean);
       }
       again = row_reduce(again, blockDim.x, smem);
-      __shared__ S far_slot;
-      again = cluster_reduce(again, &far_slot, cluster);
+      again = exchange_once(again, row_slots[1], &row_ready[1], cluster);
       const RowStatistics<kCentered, opmath_t> about_mean(again, n);
       mean += about_mean.d_mean;
       stats.variance = about_mean.variance;
     }
   }
-  // No block may leave while a peer may still read its slot. Where the barrier that ensures it is
-  // split (kSplitBarrier), a block arrives once it has read its peers' slots and waits only before it
-  // leaves, so that the wait overlaps its output pass. (Why a whole barrier at the end costs more was
-  // not measured: the wait for the slowest peer's output pass, or the release semantics that order the
-  // block's stores of y before it.) Lab K of the example's
-  // benchmarks/results/runs/ (H200, device time of the forward, split against whole): the RMSNorm float32
-  // forward at 1024 x 65536 took 152.1 us against 165.1, at 512 x 131072 156.4 against 169.5, the bfloat16 at
-  // 1024 x 65536 77.8 against 80.3; the LayerNorm float32 0.9-3.1% less; at 1024 x 65536 and 512 x 131072
-  // in bfloat16 and float32, the residual-add RMSNorm 3.3-6.6% less and the residual-add LayerNorm
-  // 0.2-6.2% less, but their float32 at 512 x 131072 (354.8 us against 354.2, 419.0 against 417.1)
-  // and the residual-add LayerNorm's float16 at 1024 x 65536 (lab K's first run: 171.5 us against
-  // 169.5; call X31 171.3 against X30's 169.3), which takes the split barrier all the same.
-  // LayerNorm's 16-bit forward without the add took longer so (bfloat16 at 1024 x 65536 90.9 and 91.2
-  // us against 90.3 and 90.2 in two runs, float16 90.8 against 89.4) and keeps the whole barrier.
-  // (float64 rows, which take the split barrier, were not timed.)
-  constexpr bool kSplitBarrier = !(kCentered && !kResidual && sizeof(scalar_t) == 2);
-  if constexpr (kSplitBarrier) cluster_arrive();
+  // No cluster barrier follows: a block has read only its own shared memory, into which its peers'
+  // stores are done (exchange_once). Before lab BO, cluster_reduce read the peers' slots, and a block
+  // then passed one more cluster barrier before it left (lab K of the example's benchmarks/results/runs/
+  // had found it cheaper split around the output pass, but for LayerNorm's 16-bit rows).
   const opmath_t rstd = stats.rstd(eps);
   V* y_slice = reinterpret_cast<V*>(y + offset);
   const param_t* weight_slice = weight + first * kVec;
@@ -1466,11 +1499,6 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       if constexpr (kBias) f[e] += b[e];
     }
     y_slice[j] = core::round_to<scalar_t, kVec>(f);
-  }
-  if constexpr (kSplitBarrier) {
-    cluster_wait();
-  } else {
-    cluster_sync();
   }
 }
 
@@ -1821,6 +1849,16 @@ __global__ void __launch_bounds__(kMaxRowThreads)
   unsigned exchange_phases = 0;
   if constexpr (kClustered) exchange.init(cluster);
   extern __shared__ __align__(core::kMaxVectorBytes) unsigned char staging[];
+  // kStagedShift: LayerNorm's staged 16-bit rows in clusters take the shift (backward_shift) from a
+  // copy of the row's first 16 bytes that each warp's first lane stages with the row, rather than
+  // from three loads of global memory at the row's start, whose latency every thread of the row then
+  // waited for (runs/bk/, lab BK: the backward up to 4.5% faster at 1024 x 65536, its gradients the
+  // same bit for bit; the residual-add LayerNorm's 2.3% slower in bfloat16 at 2048 x 32768). A block
+  // of a cluster holds one row (launch_rows), so each warp's copy is of its own row; a 16-byte slot
+  // holds the shift's three 16-bit elements.
+  constexpr bool kStagedShift = kCentered && kClustered && kStaged && !kShifted && sizeof(scalar_t) == 2;
+  constexpr int kShiftSlots = kStagedShift ? kMaxRowThreads / core::kWarp : 1;
+  __shared__ __align__(core::kMaxVectorBytes) V row_heads[kStagedShift ? kStages : 1][kShiftSlots];
   const int rows_per_block = blockDim.x / row_threads;
   const int group = threadIdx.x / row_threads;
   const int t = threadIdx.x % row_threads;
@@ -1901,6 +1939,10 @@ __global__ void __launch_bounds__(kMaxRowThreads)
           copy_async_16(staged(s, 1, i), dy_row + j);
           if (staged_grad_residual) copy_async_16(staged(s, 2, i), gr_row + j);
         }
+        if constexpr (kStagedShift) {
+          const bool first_lane = threadIdx.x % core::kWarp == 0;
+          if (first_lane) copy_async_16(&row_heads[s][threadIdx.x / core::kWarp], x + r * cols);
+        }
       }
       commit_async();  // a group each row, empty or not, so the waits below count rows
     }
@@ -1926,10 +1968,20 @@ __global__ void __launch_bounds__(kMaxRowThreads)
     const int64_t edge = row_offset + edge_column(t, head, col_vecs, kVec);
     const V* x_row = reinterpret_cast<const V*>(x + row_offset + head);
     const V* dy_row = reinterpret_cast<const V*>(grad_out + row_offset + head);
-    opmath_t shift = kCentered && active ? backward_shift(x + row_offset, cols) : opmath_t(0);  // see below
+    opmath_t shift = 0;  // see below
+    if constexpr (kCentered && !kStagedShift) shift = active ? backward_shift(x + row_offset, cols) : 0;
     if constexpr (kStaged) {
       stage_row(row + (kStages - 1) * partial_rows, (stage + kStages - 1) % kStages);
       wait_async<kStages - 1>();  // this row's copies are done, the next rows' may still fly
+    }
+    if constexpr (kStagedShift) {
+      // The first lane's copy, done (its wait above), is the warp's after __syncwarp. The first lane
+      // copies into this slot again at the next row's stage_row, after the block barriers of this
+      // row's sums (row_reduce; launch_rows asserts one row a block, over more than a warp), so after
+      // every lane here has read it.
+      __syncwarp();
+      const V& row_head = row_heads[stage][threadIdx.x / core::kWarp];
+      if (active) shift = backward_shift(reinterpret_cast<const scalar_t*>(&row_head), cols);
     }
     // This row's vector i of x and grad_out: from the stage, or read once into registers.
     V x_items[kInRegisters && !kStaged ? kItems : 1], dy_items[kInRegisters && !kStaged ? kItems : 1];
@@ -2021,6 +2073,16 @@ __global__ void __launch_bounds__(kMaxRowThreads)
       c2 = 0;
       c1 = rstd * sums.v[1] * inv_n;
     }
+    // kFusedOutput: the kernels of kStagedShift (LayerNorm's 16-bit rows in clusters, those of issue
+    // 11's goal cells at 1024 x 65536) take grad_x as two fused multiply-adds, x_hat * k1 + (w dy *
+    // rstd + k0), an instruction an element fewer (runs/bm/, call BM: with kStagedShift, forward and
+    // backward there in 0.972 of the time before in bfloat16). Its error, about rstd * (|w dy| +
+    // |c2| + |x_hat c1|) * 2^-24, is like the plain form's, but where the plain form's grad_x cancels
+    // to exactly 0 this one keeps that error as a residue (rows of one element, whose exact grad_x is
+    // 0, are never clustered). x_hat itself subtracts first: as x * rstd - mean * rstd (lab BK's C2),
+    // it was not 0 where x is the row's mean (call BL: test_rows_of_one_large_element).
+    constexpr bool kFusedOutput = kStagedShift;
+    const opmath_t k1 = -rstd * c1, k0 = -rstd * c2;
     if (active) {
       V* dx_row = reinterpret_cast<V*>(grad_x + row_offset + head);
       const V* gr_row =
@@ -2038,7 +2100,8 @@ __global__ void __launch_bounds__(kMaxRowThreads)
 #pragma unroll
           for (int e = 0; e < kVec; ++e) {
             const opmath_t x_hat = (f[e] - mean) * rstd;
-            out[e] = rstd * (weight_scale<Norm>(w[e]) * g[e] - c2 - x_hat * c1);
+            out[e] = kFusedOutput ? fma(x_hat, k1, fma(weight_scale<Norm>(w[e]) * g[e], rstd, k0))
+                                  : rstd * (weight_scale<Norm>(w[e]) * g[e] - c2 - x_hat * c1);
             if constexpr (kInRegisters) {
               acc_w[i][e] += g[e] * x_hat;
               if constexpr (kBias) acc_b[i][e] += g[e];
