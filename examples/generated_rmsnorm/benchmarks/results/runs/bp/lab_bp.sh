@@ -20,6 +20,10 @@
 # runs README's `bp/` entry.
 . "$(dirname "$0")/../call_lib.sh" bp
 lab_start  # limit, gpus, L (call_lib.sh)
+# (From session 56 on: LIMIT=SECONDS for a call with less device time left than 580 s; run first
+# in session 56 with what was left after call BN's suites, LIMIT=340: the steps after the limit are
+# left, as each step's guard says.)
+limit=${LIMIT:-$limit}
 [ "${gpus:-0}" -ge 1 ] 2>/dev/null || { echo "lab BP wants a GPU"; exit 3; }
 declare -A LAB_EDITS=([base]="" [m3]="bp:m3" [mend]="bp:mend" [both]="bp:both")
 lab_builds layer_norm "base m3 mend both" &  # (six builds at once: the two calls side by side)
