@@ -21,7 +21,7 @@
 . "$(dirname "$0")/../call_lib.sh" bp
 lab_start  # limit, gpus, L (call_lib.sh)
 # (From session 56 on: LIMIT=SECONDS for a call with less device time left than 580 s; run first
-# in session 56 with what was left after call BN's suites, LIMIT=340: the steps after the limit are
+# in session 56 with what was left after call BN's suites, LIMIT=335: the steps after the limit are
 # left, as each step's guard says.)
 limit=${LIMIT:-$limit}
 [ "${gpus:-0}" -ge 1 ] 2>/dev/null || { echo "lab BP wants a GPU"; exit 3; }
