@@ -1,0 +1,46 @@
+"""Lab BR's variants (issue 11; prepared in session 56, 2026-12-01) of a rendered LayerNorm project
+(csrc/row_norm/cuda.cuh as call BN landed it, cff6f03), for the CUDA forward's float32 error where a
+row holds an element far from its mean: lab BP (../bp/) left 8.5 times torch.nn's mean error at 16
+standard deviations with the row's origin the median of its first three elements (m3), and
+emulate_br.py (this folder, numpy on the CPU, matching lab BO's and BP's GPU figures to 2%) finds
+the rest in forward_rows' per-thread shift: each thread sums d = x - shift about its own first
+element, and where that element is the far one, m2 = sum(d^2) - sum(d) mean(d) cancels (about 9
+times torch.nn's error wherever a far element is a thread's first: columns 4t at N = 1024).
+`t3`: each thread's shift the median of the first three elements of its first vector (vectors of at
+least three elements: float32, the 16-bit types; float64's vectors of two keep the first).
+`m3t`: lab BP's m3 (../bp/variant_bp.py: the row's origin, in forward_rows and in the staged forward)
+and t3.
+Each edit's old text matched exactly once (lab BD's apply).
+    python3 variant_br.py PROJECT t3|m3t"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bd"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bp"))
+from variant_bd import apply  # noqa: E402
+from variant_bp import KERNELS, M3  # noqa: E402
+
+T3 = [
+    (
+        "        shift = f[0];\n",
+        "        // Lab BR's t3: the median of the vector's first three elements, so that a single far\n"
+        "        // element is never the shift that the thread's other elements are summed about.\n"
+        "        if constexpr (kVec >= 3) {\n"
+        "          shift = fmax(fmin(f[0], f[1]), fmin(fmax(f[0], f[1]), f[2]));\n"
+        "        } else {\n"
+        "          shift = f[0];\n"
+        "        }\n",
+    )
+]
+EDITS = {"t3": T3, "m3t": M3 + T3}
+
+
+def main(argv: list[str]) -> None:
+    if len(argv) != 3 or argv[2] not in EDITS:
+        sys.exit(f"usage: {Path(argv[0]).name} PROJECT {'|'.join(EDITS)}")
+    apply(argv[1], argv[2], {KERNELS: EDITS[argv[2]]})
+
+
+if __name__ == "__main__":
+    main(sys.argv)
