@@ -11,7 +11,9 @@ kernel takes a row a warp.
 vectors held in registers too, in every geometry.
 `eightb`: the same loads first in rows of more than a warp alone (kWideRows: a second build of that
 kernel, launched where a row takes more than a warp and no cluster), so that 4096 x 1024 keeps
-today's kernel. Other norms, dtypes and item counts launch the same kernels as before. ptxas (nvcc
+today's kernel (and so does the build for rows read an element at a time, kVec 1, which the
+edits reach too: a wide build of it is added). Other norms, dtypes and item counts launch the same
+kernels as before. ptxas (nvcc
 13.0, sm_90a, on the CPU machine: ptxas_bq.txt) gives that kernel with its loads first 108 registers
 a thread (64 item after item): one block of 512 threads a multiprocessor where it had two.
 `eightb2`: eightb, its wide build capped for two blocks a multiprocessor (forward_kernel_two_blocks'

@@ -8,10 +8,13 @@ sums rounded as written), mean = origin + the row's mean, rstd = 1 / sqrt(m2 / N
 (x - mean) rstd (weight 1, bias 0, as the layer's initial values). Float64 sums rounded to float32
 emulate each float32 step (a fused multiply-add rounds once). The error: the mean over the tensor of
 |y - y64| over the mean of |y64|, y64 torch's float64 layer_norm, as ../../cpu/labs/shift_accuracy.py
-measures it (the same inputs: its seed, N and rows).
+measures it, on the same inputs (its seed, N and rows, and its draws: each distance draws x and then
+the grad_out it does not need here), so that the first two tables' rows are those of lab BO's and
+BP's GPU runs; the column table draws as far_column_accuracy.py does (seed 0 again, x then grad_out).
+The torch.nn column is this CPU's (the GPU's torch.nn figures of labs BO and BP differ a little).
 Variants: origin the row's first element (main) or the median of its first three (lab BP's m3); each
 thread's shift its first element (main) or the median of its first three (t3); m3t both.
-    python3 emulate_br.py   (its output: emulate_br.txt; about two minutes)"""
+    python3 emulate_br.py   (its output: emulate_br.txt; about 10 s)"""
 
 import numpy as np
 import torch
@@ -71,6 +74,7 @@ def rows_with(place) -> torch.Tensor:
     x = torch.randn(ROWS, N)
     x = (x - x.mean(1, keepdim=True)) / x.std(1, keepdim=True)
     place(x)
+    torch.randn(ROWS, N)  # shift_accuracy.py's grad_out (and far_column_accuracy.py's), drawn as they draw it
     return x
 
 
@@ -96,6 +100,7 @@ print("x[:16] from the mean:")
 print(header)
 for k in (1.5, 1.9, 2.1, 3.9):
     print(line(f"{k:4.1f} sd", rows_with(lambda x, k=k: x[:, :16].fill_(k))))
+torch.manual_seed(0)
 print("one element 16 sd from the mean, at column c (c = 4t: thread t's first element):")
 print(header)
 for c in (0, 4, 5, 124, 128, 700):

@@ -3,7 +3,8 @@ beside torch.nn.LayerNorm's, with one element of each row 16 standard deviations
 column c (c = 4t is thread t's first element where the CUDA forward takes a row a warp at N = 1024,
 float32), the rest of the row normal (standardized first): the mean over the tensor of |y - y64| over
 the mean of |y64|, as ../../cpu/labs/shift_accuracy.py measures it. N = 1024, 4000 rows, fixed seed;
-emulate_br.py emulates the same on the CPU. Run with the Python whose torch has the project:
+emulate_br.py emulates the same rows on the CPU (the same draws). Run with the Python whose torch
+has the project:
     python3 far_column_accuracy.py PACKAGE [DEVICE]   (DEVICE cuda unless named)"""
 
 import importlib
@@ -22,6 +23,7 @@ for c in (0, 4, 5, 124, 128, 700):
     x = torch.randn(ROWS, N)
     x = (x - x.mean(1, keepdim=True)) / x.std(1, keepdim=True)
     x[:, c] = 16.0
+    torch.randn(ROWS, N)  # a grad_out, not used: the draws of emulate_br.py's column table
     exact = torch.nn.functional.layer_norm(x.double(), (N,))
     with torch.no_grad():
         ours = layer(N, device=device)(x.to(device)).double().cpu()
