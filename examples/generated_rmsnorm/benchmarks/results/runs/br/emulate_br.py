@@ -13,7 +13,8 @@ the grad_out it does not need here), so that the first two tables' rows are thos
 BP's GPU runs; the column table draws as far_column_accuracy.py does (seed 0 again, x then grad_out).
 The torch.nn column is this CPU's (the GPU's torch.nn figures of labs BO and BP differ a little).
 Variants: origin the row's first element (main) or the median of its first three (lab BP's m3); each
-thread's shift its first element (main) or the median of its first three (t3); m3t both.
+thread's shift its first element (main) or the median of its first three (t3); m3t both; s3t t3 with
+the origin the median of the row's first, middle and last elements.
     python3 emulate_br.py   (its output: emulate_br.txt; about 10 s)"""
 
 import numpy as np
@@ -25,6 +26,7 @@ VARIANTS = {
     "m3": ("median3", "first"),
     "t3": ("first", "median3"),
     "m3t": ("median3", "median3"),
+    "s3t": ("spread3", "median3"),
 }
 
 
@@ -44,7 +46,12 @@ def median3(a, b, c):
 def x_hat(x: np.ndarray, origin_kind: str, shift_kind: str) -> np.ndarray:
     rows = x.shape[0]
     v = x.reshape(rows, ITEMS, THREADS, VEC).transpose(0, 2, 1, 3).reshape(rows, THREADS, ITEMS * VEC)
-    origin = (x[:, 0] if origin_kind == "first" else median3(x[:, 0], x[:, 1], x[:, 2]))[:, None]
+    origins = {
+        "first": lambda: x[:, 0],
+        "median3": lambda: median3(x[:, 0], x[:, 1], x[:, 2]),
+        "spread3": lambda: median3(x[:, 0], x[:, N // 2], x[:, N - 1]),
+    }
+    origin = origins[origin_kind]()[:, None]
     shift = v[:, :, 0] if shift_kind == "first" else median3(v[:, :, 0], v[:, :, 1], v[:, :, 2])
     total = np.zeros((rows, THREADS), np.float32)
     squares = np.zeros((rows, THREADS), np.float32)
