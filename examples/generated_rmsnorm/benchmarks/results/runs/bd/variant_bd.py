@@ -61,6 +61,14 @@ def apply(project: str, variant: str, edits: dict[str, list[tuple[str, str]]]) -
     print(f"patched {project} ({variant})")
 
 
+def main_with(argv: list[str], edits: dict[str, list[tuple[str, str]]], kernels: str) -> None:
+    """A later lab's command line (from lab BQ on): `PROJECT VARIANT`, VARIANT a key of edits, whose
+    (old, new) pairs apply to the project's file `kernels`."""
+    if len(argv) != 3 or argv[2] not in edits:
+        sys.exit(f"usage: {Path(argv[0]).name} PROJECT {'|'.join(edits)}")
+    apply(argv[1], argv[2], {kernels: edits[argv[2]]})
+
+
 def main(argv: list[str]) -> None:
     if len(argv) != 3 or argv[2] not in ("rule", "eight"):
         sys.exit(f"usage: {Path(argv[0]).name} PROJECT rule|eight")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bd"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bp"))
-from variant_bd import apply  # noqa: E402
+from variant_bd import main_with  # noqa: E402
 from variant_bp import KERNELS, M3, ORIGIN, SUMS  # noqa: E402
 
 T3 = [
@@ -59,11 +59,5 @@ S3 = [
 EDITS = {"t3": T3, "m3t": M3 + T3, "s3t": S3 + T3}
 
 
-def main(argv: list[str]) -> None:
-    if len(argv) != 3 or argv[2] not in EDITS:
-        sys.exit(f"usage: {Path(argv[0]).name} PROJECT {'|'.join(EDITS)}")
-    apply(argv[1], argv[2], {KERNELS: EDITS[argv[2]]})
-
-
 if __name__ == "__main__":
-    main(sys.argv)
+    main_with(sys.argv, EDITS, KERNELS)
