@@ -7,7 +7,8 @@
 # The CUDA forward's float32 error where a row holds an element far from its mean: variant_br.py's t3
 # (each thread's shift the median of its first vector's first three elements), m3t (t3 and lab BP's
 # m3, the row's origin the median of its first three) and s3t (t3, the origin the median of the row's
-# first, middle and last elements), in the LayerNorm project and the residual-add LayerNorm's (base,
+# first, middle and last elements, and so the backward's shift where it reads it from global memory),
+# in the LayerNorm project and the residual-add LayerNorm's (base,
 # t3, m3t, s3t each), all eight builds at once; then on GPU 0 in turn: each
 # LayerNorm build's error beside torch's, the first element moved (../../cpu/labs/shift_accuracy.py)
 # and one element 16 standard deviations off at six columns (far_column_accuracy.py), about 10 s

@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Lab BR's variants (issue 11; prepared in session 56, 2026-12-01) of a rendered LayerNorm project
 (csrc/row_norm/cuda.cuh as call BN landed it, cff6f03), for the CUDA forward's float32 error where a
 row holds an element far from its mean: lab BP (../bp/) left 8.5 times torch.nn's mean error at 16
@@ -11,9 +12,12 @@ least three elements: float32, the 16-bit types; float64's vectors of two keep t
 `m3t`: lab BP's m3 (../bp/variant_bp.py: the row's origin, in forward_rows and in the staged forward)
 and t3.
 `s3t`: t3, and the row's origin the median of its first, middle and last elements (in forward_rows and
-in the staged forward), so that a row whose first vector lies off its mean does not take its origin
-there (emulate_br.py's x[:16] table, its variant s3t: 6.60e-8 to 8.19e-8, where m3t leaves 7.83e-8 to
-1.35e-7); two more loads a thread a row, at addresses that every thread of the row shares.
+in the staged forward), and so the backward's shift (but where it stages its shift with the row,
+kStagedShift: LayerNorm's 16-bit rows in clusters), so that a row whose first vector lies off its
+mean does not take its origin or shift there (the x[:16] tables: y 6.60e-8 to 8.19e-8 in
+emulate_br.py, where m3t leaves 7.83e-8 to 1.35e-7; grad_x 6.74e-8 to 7.27e-8 in
+emulate_br_backward.py, where the first three elements' median leaves up to 3.71e-7); two more loads
+a thread a row, at addresses that every thread of the row shares.
 Each edit's old text matched exactly once (lab BD's apply).
     python3 variant_br.py PROJECT t3|m3t|s3t"""
 
@@ -51,7 +55,27 @@ __device__ __forceinline__ at::opmath_type<scalar_t> row_origin_spread(
   return fmax(fmin(a, b), fmin(fmax(a, b), c));
 }
 """
+BACKWARD_TAIL = """  const opmath_t b = static_cast<opmath_t>(x_row[1]), c = static_cast<opmath_t>(x_row[2]);
+  return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+"""
+BACKWARD_SPREAD = """
+// Lab BR's s3t: the backward's shift, the median of the row's first, middle and last elements (its
+// first where N < 3), where the backward reads the row from global memory (not kStagedShift).
+template <typename scalar_t>
+__device__ __forceinline__ at::opmath_type<scalar_t> backward_shift_spread(const scalar_t* __restrict__ x_row,
+                                                                           int64_t cols) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  const opmath_t a = static_cast<opmath_t>(x_row[0]);
+  if (cols < 3) return a;
+  const opmath_t b = static_cast<opmath_t>(x_row[cols / 2]), c = static_cast<opmath_t>(x_row[cols - 1]);
+  return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+"""
+SHIFT_CALL = "    if constexpr (kCentered && !kStagedShift) shift = active ? backward_shift(x + row_offset, cols) : 0;\n"
 S3 = [
+    (BACKWARD_TAIL, BACKWARD_TAIL + BACKWARD_SPREAD),
+    (SHIFT_CALL, SHIFT_CALL.replace("backward_shift(", "backward_shift_spread(")),
     (SUMS, SUMS + ROW_ORIGIN_SPREAD),
     (ORIGIN.format("", "row_offset"), ORIGIN.format("_spread", "row_offset, cols")),
     (ORIGIN.format("", "row * cols"), ORIGIN.format("_spread", "row * cols, cols")),
