@@ -1,12 +1,14 @@
 """Lab BR's emulation of the CUDA backward's float32 LayerNorm grad_x (issue 11; session 56, 2026-12-01,
 numpy on the CPU machine), cruder than emulate_br.py's of the forward: the row's sums of d = x - shift,
-d^2, dy and d dy (weight 1) each thread over its 32 elements (the forward's layout at N = 1024: a warp
-a row, vector i * 32 + t in thread t; the backward's own geometry there was not checked) and then a
-butterfly of the 32 lanes' sums; mean, rstd, c2 = mean(dy) and c1 = rstd (sum(d dy) - mean(d)
+d^2, dy and d dy (weight 1) each thread over its vector (the backward's geometry at 4000 x 1024
+float32: pick_items gives 256 threads a row, one vector of four each) and then over the threads, in a
+butterfly of xor offsets 1 to 128 (the kernel's order, a warp's reduce-scatter and then across its
+eight warps, is not followed to the letter); mean, rstd, c2 = mean(dy) and c1 = rstd (sum(d dy) - mean(d)
 sum(dy)) / N as backward_kernel takes them, grad_x = rstd (dy - c2 - x_hat c1). A row whose shift lies
 far from its mean (kFarShift: more than four deviations) is summed again on the GPU; this emulation
-does not, and no row of these tables is far by that rule with either shift. Shifts: backward_shift's
-median of the row's first three elements (main), or of its first, middle and last (s3t). Inputs:
+does not (with the spread shift, a row or so of the 4.5 sd table's 4,000 is far by that rule).
+Shifts: backward_shift's median of the row's first three elements (main), or of its first, middle and
+last (s3t). Inputs:
 ../../cpu/labs/shift_accuracy.py's (its seed, N, rows and draws); the error as it measures grad_x's
 (the mean over the tensor of |grad_x - grad_x64| over the mean of |grad_x64|).
     python3 emulate_br_backward.py   (its output: emulate_br_backward.txt; about 10 s)"""
@@ -14,7 +16,7 @@ median of the row's first three elements (main), or of its first, middle and las
 import numpy as np
 import torch
 
-N, ROWS, THREADS, ITEMS, VEC = 1024, 4000, 32, 8, 4
+N, ROWS, THREADS, ITEMS, VEC = 1024, 4000, 256, 1, 4
 
 
 def f32(a):
@@ -34,7 +36,7 @@ def lanes(a: np.ndarray) -> np.ndarray:
 
 
 def butterfly(v: np.ndarray) -> np.ndarray:
-    for offset in (16, 8, 4, 2, 1):
+    for offset in (1, 2, 4, 8, 16, 32, 64, 128):
         v = f32(d64(v) + v[:, np.arange(THREADS) ^ offset])
     return v[:, 0]
 

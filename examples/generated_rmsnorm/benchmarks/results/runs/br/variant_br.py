@@ -15,9 +15,9 @@ and t3.
 in the staged forward), and so the backward's shift (but where it stages its shift with the row,
 kStagedShift: LayerNorm's 16-bit rows in clusters), so that a row whose first vector lies off its
 mean does not take its origin or shift there (the x[:16] tables: y 6.60e-8 to 8.19e-8 in
-emulate_br.py, where m3t leaves 7.83e-8 to 1.35e-7; grad_x 6.74e-8 to 7.27e-8 in
-emulate_br_backward.py, where the first three elements' median leaves up to 3.71e-7); two more loads
-a thread a row, at addresses that every thread of the row shares.
+emulate_br.py, where m3t leaves 7.83e-8 to 1.35e-7; grad_x 6.53e-8 to 6.95e-8 in
+emulate_br_backward.py, where the first three elements' median leaves up to 3.46e-7); two more loads
+a thread a row (four with the residual add), at addresses that every thread of the row shares.
 Each edit's old text matched exactly once (lab BD's apply).
     python3 variant_br.py PROJECT t3|m3t|s3t"""
 
@@ -31,7 +31,8 @@ from variant_bp import KERNELS, M3, ORIGIN, SUMS  # noqa: E402
 
 T3 = [
     (
-        "        shift = f[0];\n",
+        "        core::load_opmath_by_words(items[0], f);\n        shift = f[0];\n",
+        "        core::load_opmath_by_words(items[0], f);\n"
         "        // Lab BR's t3: the median of the vector's first three elements, so that a single far\n"
         "        // element is never the shift that the thread's other elements are summed about.\n"
         "        if constexpr (kVec >= 3) {\n"
