@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bd"))
-from variant_bd import apply  # noqa: E402
+from variant_bd import main_with  # noqa: E402
 
 KERNELS = "csrc/row_norm/cuda.cuh"
 
@@ -49,11 +49,5 @@ MEND = [
 EDITS = {"m3": M3, "mend": MEND, "both": M3 + MEND}
 
 
-def main(argv: list[str]) -> None:
-    if len(argv) != 3 or argv[2] not in EDITS:
-        sys.exit(f"usage: {Path(argv[0]).name} PROJECT {'|'.join(EDITS)}")
-    apply(argv[1], argv[2], {KERNELS: EDITS[argv[2]]})
-
-
 if __name__ == "__main__":
-    main(sys.argv)
+    main_with(sys.argv, EDITS, KERNELS)

@@ -97,18 +97,23 @@ def line(label: str, x: torch.Tensor) -> str:
     return f"{label:>13s} | " + " ".join(f"{e:.2e}" for e in errors) + f" | {error(ours):.2e}"
 
 
-header = "              | " + " ".join(f"{v:8s}" for v in VARIANTS) + " | torch.nn (this CPU)"
-torch.manual_seed(0)
-print(f"emulated float32 y error, {ROWS} x {N}; x[0] from the mean:")
-print(header)
-for k in (0.0, 1.0, 2.0, 3.0, 3.9, 4.5, 8.0, 16.0):
-    print(line(f"{k:4.1f} sd", rows_with(lambda x, k=k: x[:, :1].fill_(k))))
-print("x[:16] from the mean:")
-print(header)
-for k in (1.5, 1.9, 2.1, 3.9):
-    print(line(f"{k:4.1f} sd", rows_with(lambda x, k=k: x[:, :16].fill_(k))))
-torch.manual_seed(0)
-print("one element 16 sd from the mean, at column c (c = 4t: thread t's first element):")
-print(header)
-for c in (0, 4, 5, 124, 128, 700):
-    print(line(f"c = {c}", rows_with(lambda x, c=c: x[:, c].fill_(16.0))))
+def main() -> None:
+    header = "              | " + " ".join(f"{v:8s}" for v in VARIANTS) + " | torch.nn (this CPU)"
+    torch.manual_seed(0)
+    print(f"emulated float32 y error, {ROWS} x {N}; x[0] from the mean:")
+    print(header)
+    for k in (0.0, 1.0, 2.0, 3.0, 3.9, 4.5, 8.0, 16.0):
+        print(line(f"{k:4.1f} sd", rows_with(lambda x, k=k: x[:, :1].fill_(k))))
+    print("x[:16] from the mean:")
+    print(header)
+    for k in (1.5, 1.9, 2.1, 3.9):
+        print(line(f"{k:4.1f} sd", rows_with(lambda x, k=k: x[:, :16].fill_(k))))
+    torch.manual_seed(0)
+    print("one element 16 sd from the mean, at column c (c = 4t: thread t's first element):")
+    print(header)
+    for c in (0, 4, 5, 124, 128, 700):
+        print(line(f"c = {c}", rows_with(lambda x, c=c: x[:, c].fill_(16.0))))
+
+
+if __name__ == "__main__":
+    main()

@@ -15,20 +15,9 @@ last (s3t). Inputs:
 
 import numpy as np
 import torch
+from emulate_br import d64, f32, median3
 
 N, ROWS, THREADS, ITEMS, VEC = 1024, 4000, 256, 1, 4
-
-
-def f32(a):
-    return np.asarray(a, dtype=np.float64).astype(np.float32)
-
-
-def d64(a):
-    return np.asarray(a, dtype=np.float64)
-
-
-def median3(a, b, c):
-    return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
 
 
 def lanes(a: np.ndarray) -> np.ndarray:
