@@ -10,7 +10,11 @@ B_NOCHECK=1 leaves out the check against float64 (for builds timed with steps le
 are wrong); each row then says "unchecked": true. Lab AU1 (prepared in session 44): B_PEAK=1 also
 records requested_peak_bytes, ours: the bytes one forward+backward asks of the caching allocator at
 its peak beyond what is allocated already (requested_bytes, exact sizes, where peak_mib counts the
-allocator's blocks, which may be larger), the largest of three."""
+allocator's blocks, which may be larger), the largest of three. Lab BT (prepared in session 57): to
+find why this script and the benchmark timed one kernel 11% apart (call BS, runs/bs/),
+B_SETTINGS=normal times with the benchmark's settings (timing.NORMAL_TIMING) where these take fewer
+warm-ups and repeats, and B_FIRST=forward discards a forward's measurement first where these discard a
+forward+backward's (B_FIRST=none: nothing discarded); each row then records them."""
 
 import gc
 import json
@@ -63,6 +67,19 @@ op, label, out = sys.argv[1:4]
 spec = runner.load_spec(FAMILY, op)
 device = torch.device("cuda")
 settings = timing.TimingSettings(warmup=2, repeats=30, min_repeats=5, budget_s=0.2)
+SETTINGS_NAME = os.environ.get("B_SETTINGS", "lab")
+FIRST = os.environ.get("B_FIRST", "forward+backward")
+if SETTINGS_NAME == "normal":
+    settings = timing.NORMAL_TIMING
+elif SETTINGS_NAME != "lab":
+    raise SystemExit(f"B_SETTINGS: lab or normal, not {SETTINGS_NAME!r}")
+if FIRST not in ("forward+backward", "forward", "none"):
+    raise SystemExit(f"B_FIRST: forward+backward, forward or none, not {FIRST!r}")
+LAB_BT = (
+    {}
+    if (SETTINGS_NAME, FIRST) == ("lab", "forward+backward")
+    else {"settings": SETTINGS_NAME, "first": FIRST}
+)
 SHAPES = [
     (1024, 65536),
     (2048, 40960),
@@ -90,8 +107,11 @@ for dtype in DTYPES:
         if not unchecked:
             runner.check_against_reference(f"ours {label}", fn, expected, sets[0], name)
         # A first measurement, discarded (lab T4: the first forward of a case ran up to 10% slower).
-        timing.device_ms(runner.forward_backward_call(fn), sets, settings, grad=True)
-        result = dict(op=op, build=label, case=name, **({"unchecked": True} if unchecked else {}))
+        if FIRST == "forward+backward":
+            timing.device_ms(runner.forward_backward_call(fn), sets, settings, grad=True)
+        elif FIRST == "forward":
+            timing.device_ms(runner.forward_call(fn), sets, settings, grad=False)
+        result = dict(op=op, build=label, case=name, **({"unchecked": True} if unchecked else {}), **LAB_BT)
         for pass_name, make, grad in (
             ("forward", runner.forward_call, False),
             ("forward+backward", runner.forward_backward_call, True),
