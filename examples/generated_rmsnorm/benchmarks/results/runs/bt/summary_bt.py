@@ -1,12 +1,14 @@
 """Lab BT's summary (prepared in session 57, 2026-12-01): the residual-add LayerNorm's float32 device
 time (us) of base and eightb at 4096 x 16384 and 8192 x 8192, forward / forward+backward, by each
-method of lab_bt.sh and round, side by side, and the GPU's clocks over the call (clocks.csv).
+method of lab_bt.sh and round, side by side; then GPU 0's clocks, power and temperature during each
+step (clocks.csv's samples between the step's start and end in steps.txt).
     python3 bt/summary_bt.py bt/bt > bt/summary_bt.txt   (from runs/)"""
 
 import csv
 import json
 import statistics
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 BUILDS = ("base", "eightb")
@@ -14,9 +16,10 @@ SHAPES = ("4096x16384", "8192x8192")
 METHODS = (  # (file tag without the round, what it is)
     ("plain", "benchmark, ours, eager and the copy"),
     ("lab", "e_time.py as the labs run it"),
-    ("normal", "e_time.py, the benchmark's warm-ups and repeats"),
+    ("normal", "e_time.py, the benchmark's replays and budget"),
     ("forward", "e_time.py, a forward discarded first"),
     ("none", "e_time.py, nothing discarded first"),
+    ("bench", "e_time.py, the benchmark's steps first"),
 )
 
 
@@ -31,10 +34,8 @@ def bench_times(path: Path) -> dict[str, tuple[float, float]]:
 
 def lab_times(path: Path) -> dict[str, tuple[float, float]]:
     """Shape -> (forward, forward+backward) us in an e_time.py JSON."""
-    return {
-        row["case"].split()[1]: (row["forward"], row["forward+backward"])
-        for row in json.loads(path.read_text())
-    }
+    rows = json.loads(path.read_text())
+    return {row["case"].split()[1]: (row["forward"], row["forward+backward"]) for row in rows}
 
 
 def cell(times: dict[str, tuple[float, float]] | None, shape: str) -> str:
@@ -44,11 +45,10 @@ def cell(times: dict[str, tuple[float, float]] | None, shape: str) -> str:
     return f"{forward:6.1f} / {both:6.1f}"
 
 
-def main(folder: Path) -> None:
-    print("Lab BT: the residual-add LayerNorm, float32, device time us, forward / forward+backward")
+def times_table(folder: Path) -> None:
     for shape in SHAPES:
         print(f"\n== {shape}")
-        print(f"{'method':50} {'round':>5}  " + "  ".join(f"{b:^15}" for b in BUILDS))
+        print(f"{'method':46} {'round':>5}  " + "  ".join(f"{b:^15}" for b in BUILDS))
         for tag, what in METHODS:
             for round_ in (1, 2):
                 cells = []
@@ -56,28 +56,59 @@ def main(folder: Path) -> None:
                     path = folder / f"{'bench' if tag == 'plain' else 'time'}_{build}_{tag}{round_}.json"
                     read = bench_times if tag == "plain" else lab_times
                     cells.append(cell(read(path) if path.exists() else None, shape))
-                print(f"{what:50} {round_:>5}  " + "  ".join(cells))
+                print(f"{what:46} {round_:>5}  " + "  ".join(cells))
         cells = []
         for build in BUILDS:
             path = folder / f"bench_{build}_tables.json"
             cells.append(cell(bench_times(path) if path.exists() else None, shape))
-        print(f"{'benchmark as the tables run it':50} {3:>5}  " + "  ".join(cells))
-    clocks = folder / "clocks.csv"
-    if clocks.exists():
-        rows = [r for r in csv.reader(clocks.open()) if r and not r[0].startswith("timestamp")]
-        print(f"\n== clocks.csv: {len(rows)} samples")
-        for i, name in ((1, "SM clock"), (2, "memory clock"), (3, "power"), (4, "temperature")):
-            values = []
-            for r in rows:
-                try:
-                    values.append(float(r[i].split()[0]))
-                except (IndexError, ValueError):
-                    pass
-            if values:
-                middle = statistics.median(values)
-                print(f"{name:13} min {min(values):8.1f}  median {middle:8.1f}  max {max(values):8.1f}")
-        reasons = sorted({r[5].strip() for r in rows if len(r) > 5})
-        print("event reasons seen:", ", ".join(reasons) or "-")
+        print(f"{'benchmark as the tables run it':46} {3:>5}  " + "  ".join(cells))
+
+
+def number(text: str) -> float | None:
+    try:
+        return float(text.split()[0])
+    except (IndexError, ValueError):
+        return None
+
+
+def clocks_by_step(folder: Path) -> None:
+    """Median SM and memory clocks and power, the largest temperature, and the event reasons seen,
+    over the samples within each step."""
+    clocks, steps = folder / "clocks.csv", folder / "steps.txt"
+    if not (clocks.exists() and steps.exists()):
+        return
+    samples = []
+    for row in csv.reader(clocks.open()):
+        if len(row) < 6 or row[0].startswith("timestamp"):
+            continue
+        try:
+            when = datetime.strptime(row[0].strip(), "%Y/%m/%d %H:%M:%S.%f").replace(tzinfo=timezone.utc)
+        except ValueError:
+            continue
+        samples.append((when.timestamp(), *(number(v) for v in row[1:5]), row[5].strip()))
+    starts: dict[str, float] = {}
+    print("\n== GPU 0 during each step (median SM MHz, memory MHz, W; largest C; event reasons)")
+    for line in steps.read_text().splitlines():
+        kind, *name, stamp = line.split()
+        step = " ".join(name)
+        if kind == "start":
+            starts[step] = float(stamp)
+            continue
+        inside = [s for s in samples if starts.get(step, float("inf")) <= s[0] <= float(stamp)]
+        if not inside:
+            print(f"{step:28} no samples")
+            continue
+        columns = [[s[k] for s in inside if s[k] is not None] for k in (1, 2, 3)]
+        medians = [statistics.median(column) if column else float("nan") for column in columns]
+        hottest = max((s[4] for s in inside if s[4] is not None), default=float("nan"))
+        reasons = ",".join(sorted({s[5] for s in inside}))
+        print(f"{step:28} {medians[0]:6.0f} {medians[1]:6.0f} {medians[2]:6.0f} {hottest:4.0f}  {reasons}")
+
+
+def main(folder: Path) -> None:
+    print("Lab BT: the residual-add LayerNorm, float32, device time us, forward / forward+backward")
+    times_table(folder)
+    clocks_by_step(folder)
 
 
 if __name__ == "__main__":

@@ -12,9 +12,12 @@ records requested_peak_bytes, ours: the bytes one forward+backward asks of the c
 its peak beyond what is allocated already (requested_bytes, exact sizes, where peak_mib counts the
 allocator's blocks, which may be larger), the largest of three. Lab BT (prepared in session 57): to
 find why this script and the benchmark timed one kernel 11% apart (call BS, runs/bs/),
-B_SETTINGS=normal times with the benchmark's settings (timing.NORMAL_TIMING) where these take fewer
-warm-ups and repeats, and B_FIRST=forward discards a forward's measurement first where these discard a
-forward+backward's (B_FIRST=none: nothing discarded); each row then records them."""
+B_SETTINGS=normal times with the benchmark's settings (timing.NORMAL_TIMING: device_ms replays its
+graph up to 100 times within 0.5 s, where these take 30 within 0.2 s), B_FIRST=forward discards a
+forward's measurement first where these discard a forward+backward's (B_FIRST=none: nothing
+discarded), and B_FIRST=bench does first what the benchmark does before it times ours on the device:
+the copy's per-call and device times once, then before each pass the per-call times of ours and
+eager (timing.measure_ms, interleaved rounds); each row then records them."""
 
 import gc
 import json
@@ -73,8 +76,8 @@ if SETTINGS_NAME == "normal":
     settings = timing.NORMAL_TIMING
 elif SETTINGS_NAME != "lab":
     raise SystemExit(f"B_SETTINGS: lab or normal, not {SETTINGS_NAME!r}")
-if FIRST not in ("forward+backward", "forward", "none"):
-    raise SystemExit(f"B_FIRST: forward+backward, forward or none, not {FIRST!r}")
+if FIRST not in ("forward+backward", "forward", "none", "bench"):
+    raise SystemExit(f"B_FIRST: forward+backward, forward, none or bench, not {FIRST!r}")
 LAB_BT = (
     {}
     if (SETTINGS_NAME, FIRST) == ("lab", "forward+backward")
@@ -111,11 +114,17 @@ for dtype in DTYPES:
             timing.device_ms(runner.forward_backward_call(fn), sets, settings, grad=True)
         elif FIRST == "forward":
             timing.device_ms(runner.forward_call(fn), sets, settings, grad=False)
+        elif FIRST == "bench":  # runner.benchmark_configuration's steps before ours' device time
+            timing.copy_ms_per_call(sets, device, settings)
+            timing.device_ms(timing.copy_call, sets, settings, grad=False)
         result = dict(op=op, build=label, case=name, **({"unchecked": True} if unchecked else {}), **LAB_BT)
         for pass_name, make, grad in (
             ("forward", runner.forward_call, False),
             ("forward+backward", runner.forward_backward_call, True),
         ):
+            if FIRST == "bench":
+                eager = runner.bind(FAMILY, spec, spec.reference)
+                timing.measure_ms({"ours": make(fn), "eager": make(eager)}, sets, device, settings, grad=grad)
             result[pass_name] = round(timing.device_ms(make(fn), sets, settings, grad=grad) * 1000, 2)
         peak = ""
         if os.environ.get("B_PEAK"):
