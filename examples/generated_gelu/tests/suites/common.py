@@ -1,7 +1,9 @@
 """What every family's test suite shares: the devices and dtypes its cases run on, its fixture of
-the operator under test, the check of a layer trained under DistributedDataParallel, and the test
-of a library built before an operator was added."""
+the operator under test, the check of a layer trained under DistributedDataParallel, the test of a
+library built before an operator was added, and the switch that keeps vmap to the operators' own
+batching rules."""
 
+import contextlib
 import gc
 import importlib
 import os
@@ -27,6 +29,19 @@ DATA_PARALLEL_DEVICES = [
     pytest.param("cpu", marks=pytest.mark.skipif(not dist.is_gloo_available(), reason="needs gloo")),
     pytest.param("cuda", marks=TWO_GPUS),
 ]
+
+
+@contextlib.contextmanager
+def without_vmap_fallback():
+    """PyTorch's per-sample fallback for an operator that has no vmap batching rule, off: a call that
+    would take it raises instead, so a test of the rules (families/batching.py) fails where one is
+    missing (the fallback gives the same values, with a warning and one call per sample)."""
+    enabled = torch._C._functorch._is_vmap_fallback_enabled()
+    torch._C._functorch._set_vmap_fallback_enabled(False)
+    try:
+        yield
+    finally:
+        torch._C._functorch._set_vmap_fallback_enabled(enabled)
 
 
 def spec_fixture(specs: dict, package):

@@ -33,6 +33,7 @@ from .common import (
     check_data_parallel,
     spec_fixture,
     test_an_operator_the_library_lacks_asks_for_a_rebuild,  # noqa: F401 (run here, for this family)
+    without_vmap_fallback,
 )
 
 PROJECT = Path(__file__).resolve().parents[2]  # the project folder (tests/suites/ is two down)
@@ -225,6 +226,54 @@ def test_calls_without_grad_skip_the_autograd_formula(spec, device):
     # That gradient is the operator's output, checked against the float64 reference as the suite's
     # other tests are (against eager's float32 it once failed on CPU by 1.03e-6 where 1e-6 was allowed).
     assert_close(grad, spec.reference(constant.double(), constant_bias.double()), torch.float32)
+
+
+@pytest.mark.parametrize("where", [0, 1, 2, "bias per sample"], ids=str)
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_gives_each_sample_its_output(spec, device, where):
+    # The operator's batching rule (families/batching.py): one call for the batch where only x is
+    # batched (vmap's dimension first, second or last of the tensor given), one call per sample
+    # where the bias is. The fallback is off.
+    batch = 3
+    x, bias = make_inputs((batch, 5, 33), torch.float64, device)
+    per_sample = where == "bias per sample"
+    if per_sample:
+        bias = bias + torch.randn(batch, *bias.shape, dtype=bias.dtype, device=device)
+    in_dims, given = ((0, 0), x) if per_sample else ((where, None), x.movedim(0, where))
+    with without_vmap_fallback():
+        y = torch.func.vmap(spec.function, in_dims=in_dims)(given, bias)
+    for i in range(batch):
+        expected = spec.reference(x[i].double(), (bias[i] if bias.dim() == 2 else bias).double())
+        assert_close(y[i], expected, torch.float64)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_over_the_gradient_of_the_output(spec, device):
+    # vmap over torch.autograd.grad's grad_outputs runs the backward operator under vmap: its rule
+    # gives each sample its bias gradient. (torch.autograd.grad(..., is_grads_batched=True) takes
+    # PyTorch's older vmap, which has no rules: its per-sample fallback does that.)
+    batch = 3
+    x, bias = make_inputs((5, 33), torch.float64, device, requires_grad=True)
+    y = spec.function(x, bias)
+    grad_out = torch.randn(batch, *y.shape, dtype=y.dtype, device=device)
+    with without_vmap_fallback():
+        grads = torch.func.vmap(lambda g: torch.autograd.grad(y, (x, bias), g, retain_graph=True))(grad_out)
+    for i in range(batch):
+        for grad, expected in zip(grads, reference_grads(spec.reference, x, bias, grad_out[i]), strict=True):
+            assert_close(grad[i], expected, torch.float64)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_gradients_through_vmap(spec, device):
+    # A call under vmap records the autograd graph as a call outside it does.
+    x, bias = make_inputs((3, 5, 33), torch.float64, device, requires_grad=True)
+    grad_out = torch.randn(x.shape, dtype=x.dtype, device=device)
+    with without_vmap_fallback():
+        y = torch.func.vmap(spec.function, in_dims=(0, None))(x, bias)
+        grads = torch.autograd.grad(y, (x, bias), grad_out)
+    assert_close(y, spec.reference(x.detach().double(), bias.detach().double()), torch.float64)
+    for grad, expected in zip(grads, reference_grads(spec.reference, x, bias, grad_out), strict=True):
+        assert_close(grad, expected, torch.float64)
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -46,6 +46,7 @@ from .common import (
     check_data_parallel,
     spec_fixture,
     test_an_operator_the_library_lacks_asks_for_a_rebuild,  # noqa: F401 (run here, for this family)
+    without_vmap_fallback,
 )
 
 spec = spec_fixture(SPECS, generated_rmsnorm)
@@ -1225,6 +1226,89 @@ def test_torch_func_grad_goes_only_through_inputs_it_does_not_differentiate(spec
     grad = torch.func.grad(lambda s: (s * outputs_of(spec, spec.function(*xs, *params))[0]).sum())(scale)
     expected = outputs_of(spec, spec.reference(*xs, *params, spec.default_eps))[0]
     assert_close(grad, expected, torch.float64)
+
+
+# Where vmap's dimension lies in the activations (0, 1 or last of the tensors given), and whether the
+# residual is shared by the batch or the parameters are one per sample.
+VMAP_CASES = ["first", "second", "last", "shared residual", "parameters per sample"]
+
+
+@pytest.mark.parametrize("case", VMAP_CASES)
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_gives_each_sample_its_outputs(spec, device, case):
+    # The operator's batching rule (families/batching.py): one call for the batch where only the
+    # activations are batched, one call per sample where a parameter is. The fallback is off.
+    if case == "shared residual" and not spec.residual_add:
+        pytest.skip("no residual")
+    batch = 3
+    xs, params, _ = make_inputs(spec, (batch, 5, 33), torch.float64, device)
+    if case == "shared residual":
+        xs[1] = xs[1][0]
+    if case == "parameters per sample":
+        params = [p + 0.25 * torch.randn(batch, *p.shape, dtype=p.dtype, device=device) for p in params]
+    x_dims = [None if t.dim() == 2 else 0 for t in xs]
+    where = {"second": 1, "last": 2}.get(case, 0)
+    given = [t if dim is None else t.movedim(0, where) for t, dim in zip(xs, x_dims, strict=True)]
+    dims = (
+        *[None if dim is None else where for dim in x_dims],
+        *[0 if p.dim() == 2 else None for p in params],
+    )
+    with without_vmap_fallback():
+        outputs = outputs_of(spec, torch.func.vmap(spec.function, in_dims=dims)(*given, *params))
+    for i in range(batch):
+        sample = [t if dim is None else t[i] for t, dim in zip(xs, x_dims, strict=True)]
+        expected, _ = reference_outputs(
+            spec, sample, [p[i] if p.dim() == 2 else p for p in params], None, spec.default_eps
+        )
+        for output, want in zip(outputs, expected, strict=True):
+            assert_close(output[i], want, torch.float64)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_over_the_gradients_of_outputs(spec, device):
+    # vmap over torch.autograd.grad's grad_outputs runs the backward operator under vmap: its rule
+    # gives each sample its parameter gradients. (torch.autograd.grad(..., is_grads_batched=True)
+    # takes PyTorch's older vmap, which has no rules: its per-sample fallback does that.)
+    batch = 3
+    xs, params, _ = make_inputs(spec, (5, 33), torch.float64, device, requires_grad=True)
+    outputs = run(spec, xs, params)
+    grad_outs = [torch.randn(batch, *o.shape, dtype=o.dtype, device=device) for o in outputs]
+    inputs = [*xs, *params]
+
+    def gradients(*grads):
+        return torch.autograd.grad(outputs, inputs, grads, retain_graph=True)
+
+    with without_vmap_fallback():
+        grads = torch.func.vmap(gradients)(*grad_outs)
+    for i in range(batch):
+        _, expected = reference_outputs(spec, xs, params, [g[i] for g in grad_outs], spec.default_eps)
+        for grad, want in zip(grads, expected, strict=True):
+            assert_close(grad[i], want, torch.float64)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_gradients_through_vmap(spec, device):
+    # A call under vmap records the autograd graph as a call outside it does.
+    xs, params, grad_outs = make_inputs(spec, (3, 5, 33), torch.float64, device, requires_grad=True)
+    dims = (*[0] * len(xs), *[None] * len(params))
+    with without_vmap_fallback():
+        outputs = outputs_of(spec, torch.func.vmap(spec.function, in_dims=dims)(*xs, *params))
+        grads = torch.autograd.grad(outputs, [*xs, *params], grad_outs)
+    expected_outputs, expected_grads = reference_outputs(spec, xs, params, grad_outs, spec.default_eps)
+    for actual, want in zip([*outputs, *grads], [*expected_outputs, *expected_grads], strict=True):
+        assert_close(actual, want, torch.float64)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_over_no_samples(spec, device):
+    # A batch of none: empty outputs of each sample's shape, by either path of the rule.
+    xs, params, _ = make_inputs(spec, (0, 5, 33), torch.float64, device)
+    for per_sample in (False, True):
+        given = [p.expand(0, *p.shape) for p in params] if per_sample else params
+        dims = (*[0] * len(xs), *[0 if per_sample else None] * len(params))
+        with without_vmap_fallback():
+            outputs = outputs_of(spec, torch.func.vmap(spec.function, in_dims=dims)(*xs, *given))
+        assert [(o.shape, o.dtype) for o in outputs] == [((0, 5, 33), torch.float64)] * len(outputs)
 
 
 @pytest.mark.parametrize("requires_grad", [False, True])

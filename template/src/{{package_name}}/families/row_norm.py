@@ -20,6 +20,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
+from .batching import register_batching_rule
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
 from .operator_names import OperatorNames, class_name
 
@@ -444,6 +445,8 @@ def operator(
     # The default of eps, as the C++ schema (csrc/<operator>.h) states it.
     default_eps = float(op._schema.arguments[-1].default_value)
     _register_fakes(name, residual_add, default_eps)
+    register_batching_rule(name, sums_over_rows=False)
+    register_batching_rule(f"{name}_backward", sums_over_rows=True)
     title = "RMSNorm" if norm == "rms_norm" else "LayerNorm"
     normalized = "x + residual" if residual_add else "x"
     if reference.__doc__ is None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
+from .batching import register_batching_rule
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
 from .operator_names import OperatorNames, class_name
 
@@ -171,6 +172,8 @@ def operator(
     fake kernels and the operator's spec in SPECS, which the family's tests and benchmark read.
     """
     _register_fakes(name)
+    register_batching_rule(name, sums_over_rows=False)
+    register_batching_rule(f"{name}_backward", sums_over_rows=True)
     namespace, op_name = name.split("::")
     module = reference.__module__
     op = getattr(getattr(torch.ops, namespace), op_name).default
