@@ -44,6 +44,14 @@ def without_vmap_fallback():
         torch._C._functorch._set_vmap_fallback_enabled(enabled)
 
 
+def calls_of(name: str, function, *args) -> int:
+    """How many times function(*args) calls the operator `name` ("<namespace>::<operator>"), by the
+    profiler's record of the operators called (a call under vmap counts once more, as vmap's own)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as profile:
+        function(*args)
+    return sum(event.name == name for event in profile.events())
+
+
 def spec_fixture(specs: dict, package):
     """A suite's fixture `spec`: the spec, in the family's `specs`, of the operator of the test module
     that imported the suite (its OPERATOR). `package`: the project's package, which registers them."""

@@ -30,6 +30,7 @@ from .common import (
     DEVICES,
     DTYPES,
     HALF_DTYPES,
+    calls_of,
     check_data_parallel,
     spec_fixture,
     test_an_operator_the_library_lacks_asks_for_a_rebuild,  # noqa: F401 (run here, for this family)
@@ -274,6 +275,39 @@ def test_gradients_through_vmap(spec, device):
     assert_close(y, spec.reference(x.detach().double(), bias.detach().double()), torch.float64)
     for grad, expected in zip(grads, reference_grads(spec.reference, x, bias, grad_out), strict=True):
         assert_close(grad, expected, torch.float64)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_over_no_samples(spec, device):
+    # A batch of none: an empty output of each sample's shape, by either path of the rule, whose
+    # gradients are zeros.
+    x, bias = make_inputs((0, 5, 33), torch.float64, device, requires_grad=True)
+    for given, dims in ((bias, (0, None)), (bias.detach().expand(0, 33).requires_grad_(), (0, 0))):
+        with without_vmap_fallback():
+            y = torch.func.vmap(spec.function, in_dims=dims)(x, given)
+        assert (y.shape, y.dtype) == ((0, 5, 33), torch.float64)
+        grads = torch.autograd.grad(y.sum(), (x, given))
+        assert all(g.shape == t.shape and not g.any() for g, t in zip(grads, (x, given), strict=True))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_calls_the_operator_once_for_a_batch_of_x(spec, device):
+    # One call for the batch where only x is batched; one a sample where the bias is (each counted
+    # beside vmap's own call).
+    batch = 4
+    x, bias = make_inputs((batch, 5, 33), torch.float64, device)
+    assert calls_of(spec.name, torch.func.vmap(spec.function, in_dims=(0, None)), x, bias) == 2
+    each = torch.func.vmap(spec.function, in_dims=(0, 0))
+    assert calls_of(spec.name, each, x, bias.expand(batch, 33)) == 1 + batch
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_refuses_samples_of_no_dimension(spec, device):
+    # As outside vmap: a sample of x with no dimension is refused. One call for the batch would take
+    # the samples for a row, which a bias of the batch's size would then shift silently.
+    x, bias = make_inputs((4,), torch.float64, device)
+    with without_vmap_fallback(), pytest.raises(ValueError, match="x must have at least 1 dimension"):
+        torch.func.vmap(spec.function, in_dims=(0, None))(x, bias)
 
 
 @pytest.mark.parametrize("device", DEVICES)

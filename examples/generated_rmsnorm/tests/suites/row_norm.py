@@ -43,6 +43,7 @@ from .common import (
     DEVICES,
     DTYPES,
     HALF_DTYPES,
+    calls_of,
     check_data_parallel,
     spec_fixture,
     test_an_operator_the_library_lacks_asks_for_a_rebuild,  # noqa: F401 (run here, for this family)
@@ -1301,14 +1302,40 @@ def test_gradients_through_vmap(spec, device):
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_vmap_over_no_samples(spec, device):
-    # A batch of none: empty outputs of each sample's shape, by either path of the rule.
-    xs, params, _ = make_inputs(spec, (0, 5, 33), torch.float64, device)
+    # A batch of none: empty outputs of each sample's shape, by either path of the rule, whose
+    # gradients are zeros.
+    xs, params, _ = make_inputs(spec, (0, 5, 33), torch.float64, device, requires_grad=True)
     for per_sample in (False, True):
-        given = [p.expand(0, *p.shape) for p in params] if per_sample else params
+        given = [p.detach().expand(0, *p.shape).requires_grad_() for p in params] if per_sample else params
         dims = (*[0] * len(xs), *[0 if per_sample else None] * len(params))
         with without_vmap_fallback():
             outputs = outputs_of(spec, torch.func.vmap(spec.function, in_dims=dims)(*xs, *given))
         assert [(o.shape, o.dtype) for o in outputs] == [((0, 5, 33), torch.float64)] * len(outputs)
+        grads = torch.autograd.grad(sum(o.sum() for o in outputs), [*xs, *given])
+        assert all(g.shape == t.shape and not g.any() for g, t in zip(grads, [*xs, *given], strict=True))
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_calls_the_operator_once_for_a_batch_of_activations(spec, device):
+    # One call for the batch where only the activations are batched; one a sample where a parameter
+    # is (each counted beside vmap's own call).
+    batch = 4
+    xs, params, _ = make_inputs(spec, (batch, 5, 33), torch.float64, device)
+    shared = torch.func.vmap(spec.function, in_dims=(*[0] * len(xs), *[None] * len(params)))
+    assert calls_of(spec.name, shared, *xs, *params) == 2
+    per_sample = [p.expand(batch, *p.shape) for p in params]
+    each = torch.func.vmap(spec.function, in_dims=(*[0] * len(xs), *[0] * len(params)))
+    assert calls_of(spec.name, each, *xs, *per_sample) == 1 + batch
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_vmap_refuses_samples_of_no_dimension(spec, device):
+    # As outside vmap: a sample of x with no dimension is refused. One call for the batch would take
+    # the samples for a row, which parameters of the batch's size would then normalize silently.
+    xs, params, _ = make_inputs(spec, (4,), torch.float64, device)
+    dims = (*[0] * len(xs), *[None] * len(params))
+    with without_vmap_fallback(), pytest.raises(ValueError, match="x must have at least 1 dimension"):
+        torch.func.vmap(spec.function, in_dims=dims)(*xs, *params)
 
 
 @pytest.mark.parametrize("requires_grad", [False, True])

@@ -4,10 +4,12 @@ Every operator of the project takes row tensors (``x`` of shape ``[..., N]`` and
 with it element for element) and parameters of shape ``[N]`` shared by every row, and treats all
 leading dimensions of its row tensors as rows. A dimension that vmap maps over therefore becomes one
 more leading dimension: the rule moves it to the front and calls the operator once for the whole
-batch. Two cases need one call per sample, whose results the rule stacks: a batched parameter (a
-weight or bias per sample), and an operator whose outputs sum over rows (a backward's parameter
-gradients, which vmap then asks of each sample, as ``torch.autograd.grad(..., is_grads_batched=True)``
-does). Without a rule PyTorch would take its per-sample fallback for both, with a warning.
+batch. Three cases take one call per sample, whose results the rule stacks: a batched parameter (a
+weight or bias per sample); an operator whose outputs sum over rows (a backward's parameter
+gradients, which vmap over ``torch.autograd.grad``'s ``grad_outputs`` asks of each sample); and
+samples of no dimension, which the operator refuses (one call for the batch would take the samples
+for a row). Without a rule PyTorch would take its per-sample fallback for all of them, with a
+warning on each call.
 """
 
 from __future__ import annotations
@@ -36,19 +38,20 @@ def _sample(arg: object, dim: int | None, index: int) -> object:
 
 
 def _empty_batch(op: torch._ops.OpOverload, in_dims: Sequence[int | None], args: Sequence[object]):
-    """The outputs of a batch of no samples: the operator's fake kernel (on the meta device) gives a
-    sample's shapes, after the kernels' argument checks."""
-    device = next(arg.device for arg in args if isinstance(arg, Tensor))
+    """The outputs of a batch of no samples. The operator runs on one sample of zeros (so that its
+    checks refuse what they refuse outside vmap), without recording it; the outputs, empty and of
+    its shapes, depend on every input that requires grad with a zero gradient."""
 
-    def meta(arg: object, dim: int | None) -> object:
-        if not isinstance(arg, Tensor):
+    def zeros(arg: object, dim: int | None) -> object:
+        if not isinstance(arg, Tensor) or dim is None:
             return arg
-        shape = arg.shape if dim is None else arg.movedim(dim, 0).shape[1:]
-        return torch.empty(shape, dtype=arg.dtype, device="meta")
+        return arg.new_zeros(arg.movedim(dim, 0).shape[1:])
 
-    sample = op(*(meta(arg, dim) for arg, dim in zip(args, in_dims, strict=True)))
+    with torch.no_grad():
+        sample = op(*(zeros(arg, dim) for arg, dim in zip(args, in_dims, strict=True)))
+    link = sum((arg.sum() * 0 for arg in args if isinstance(arg, Tensor) and arg.requires_grad), 0)
     outputs = sample if isinstance(sample, tuple) else (sample,)
-    empty = tuple(torch.empty((0, *t.shape), dtype=t.dtype, device=device) for t in outputs)
+    empty = tuple(t.new_zeros((0, *t.shape)) + link for t in outputs)
     return (empty, (0,) * len(empty)) if isinstance(sample, tuple) else (empty[0], 0)
 
 
@@ -61,13 +64,24 @@ def register_batching_rule(name: str, *, sums_over_rows: bool) -> None:
     names = [argument.name for argument in op._schema.arguments]
 
     def rule(info, in_dims: Sequence[int | None], *args: object) -> tuple[object, object]:
+        # (args lacks the trailing arguments left at their defaults, as PyTorch passes them.)
         batched = {names[i] for i, dim in enumerate(in_dims) if dim is not None}
-        if not sums_over_rows and batched <= ROW_ARGUMENTS:
-            args = tuple(
+        rows = all(
+            arg.dim() - (dim is not None) >= 1
+            for name, arg, dim in zip(names, args, in_dims, strict=False)  # names: the whole schema
+            if name in ROW_ARGUMENTS and isinstance(arg, Tensor)
+        )
+        if not sums_over_rows and rows and batched <= ROW_ARGUMENTS:
+            moved = tuple(
                 _to_front(arg, dim, info.batch_size) if names[i] in ROW_ARGUMENTS else arg
                 for i, (arg, dim) in enumerate(zip(args, in_dims, strict=True))
             )
-            result = op(*args)
+            try:
+                result = op(*moved)
+            except (ValueError, TypeError, RuntimeError):
+                if info.batch_size > 0:  # the message a sample gives, in its shapes
+                    op(*(_sample(arg, dim, 0) for arg, dim in zip(args, in_dims, strict=True)))
+                raise
             return result, (0,) * len(result) if isinstance(result, tuple) else 0
         if info.batch_size == 0:
             return _empty_batch(op, in_dims, args)
