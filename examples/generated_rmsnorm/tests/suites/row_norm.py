@@ -1329,6 +1329,22 @@ def test_vmap_calls_the_operator_once_for_a_batch_of_activations(spec, device):
 
 
 @pytest.mark.parametrize("device", DEVICES)
+def test_vmap_refuses_a_bad_input_with_a_sample_s_message(spec, device):
+    # The one call for the batch would name the batch's shapes in the residual's message; the rule
+    # gives the message a call outside vmap gives.
+    if not spec.residual_add:
+        pytest.skip("no residual: the other messages name no shape of x")
+    xs, params, _ = make_inputs(spec, (3, 5, 33), torch.float64, device)
+    xs[1] = xs[1][..., :32]
+    with pytest.raises(ValueError) as outside:
+        spec.function(xs[0][0], xs[1][0], *params)
+    dims = (*[0] * len(xs), *[None] * len(params))
+    with without_vmap_fallback(), pytest.raises(ValueError) as under:
+        torch.func.vmap(spec.function, in_dims=dims)(*xs, *params)
+    assert str(under.value) == str(outside.value)
+
+
+@pytest.mark.parametrize("device", DEVICES)
 def test_vmap_refuses_samples_of_no_dimension(spec, device):
     # As outside vmap: a sample of x with no dimension is refused. One call for the batch would take
     # the samples for a row, which parameters of the batch's size would then normalize silently.

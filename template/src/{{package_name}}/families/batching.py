@@ -19,6 +19,8 @@ from collections.abc import Sequence
 import torch
 from torch import Tensor
 
+from .operator_names import backward_name, overload
+
 # The schemas' names of row tensors, in every family: x, the residual add's tensors, and the
 # gradients of row outputs.
 ROW_ARGUMENTS = frozenset({"x", "residual", "residual_out", "grad_out", "grad_residual_out"})
@@ -37,6 +39,11 @@ def _sample(arg: object, dim: int | None, index: int) -> object:
     return arg if dim is None else arg.select(dim, index)  # type: ignore[union-attr]
 
 
+def _batched(result: Tensor | tuple[Tensor, ...]) -> tuple[object, object]:
+    """A rule's result: the outputs and vmap's dimension in each, the first."""
+    return result, (0,) * len(result) if isinstance(result, tuple) else 0
+
+
 def _empty_batch(op: torch._ops.OpOverload, in_dims: Sequence[int | None], args: Sequence[object]):
     """The outputs of a batch of no samples. The operator runs on one sample of zeros (so that its
     checks refuse what they refuse outside vmap), without recording it; the outputs, empty and of
@@ -50,17 +57,22 @@ def _empty_batch(op: torch._ops.OpOverload, in_dims: Sequence[int | None], args:
     with torch.no_grad():
         sample = op(*(zeros(arg, dim) for arg, dim in zip(args, in_dims, strict=True)))
     link = sum((arg.sum() * 0 for arg in args if isinstance(arg, Tensor) and arg.requires_grad), 0)
-    outputs = sample if isinstance(sample, tuple) else (sample,)
-    empty = tuple(t.new_zeros((0, *t.shape)) + link for t in outputs)
-    return (empty, (0,) * len(empty)) if isinstance(sample, tuple) else (empty[0], 0)
+    if isinstance(sample, tuple):
+        return _batched(tuple(t.new_zeros((0, *t.shape)) + link for t in sample))
+    return _batched(sample.new_zeros((0, *sample.shape)) + link)
 
 
-def register_batching_rule(name: str, *, sums_over_rows: bool) -> None:
-    """Register the vmap rule of the operator ``name`` ("<namespace>::<operator>"). ``sums_over_rows``:
-    some of its outputs sum over rows (a backward's parameter gradients), so a batch takes one call
-    per sample; otherwise every output is a row tensor."""
-    namespace, op_name = name.split("::")
-    op = getattr(getattr(torch.ops, namespace), op_name).default
+def register_batching_rules(name: str) -> None:
+    """Register the vmap rules of the operator ``name`` ("<namespace>::<operator>") and of its backward
+    operator, whose parameter gradients sum over rows."""
+    _register_rule(name, sums_over_rows=False)
+    _register_rule(backward_name(name), sums_over_rows=True)
+
+
+def _register_rule(name: str, *, sums_over_rows: bool) -> None:
+    """The rule of one operator. ``sums_over_rows``: some of its outputs sum over rows, so a batch
+    takes one call per sample; otherwise every output is a row tensor."""
+    op = overload(name)
     names = [argument.name for argument in op._schema.arguments]
 
     def rule(info, in_dims: Sequence[int | None], *args: object) -> tuple[object, object]:
@@ -82,7 +94,7 @@ def register_batching_rule(name: str, *, sums_over_rows: bool) -> None:
                 if info.batch_size > 0:  # the message a sample gives, in its shapes
                     op(*(_sample(arg, dim, 0) for arg, dim in zip(args, in_dims, strict=True)))
                 raise
-            return result, (0,) * len(result) if isinstance(result, tuple) else 0
+            return _batched(result)
         if info.batch_size == 0:
             return _empty_batch(op, in_dims, args)
         samples = [
@@ -90,8 +102,7 @@ def register_batching_rule(name: str, *, sums_over_rows: bool) -> None:
             for index in range(info.batch_size)
         ]
         if isinstance(samples[0], tuple):
-            stacked = tuple(torch.stack(outputs) for outputs in zip(*samples, strict=True))
-            return stacked, (0,) * len(stacked)
-        return torch.stack(samples), 0
+            return _batched(tuple(torch.stack(outputs) for outputs in zip(*samples, strict=True)))
+        return _batched(torch.stack(samples))
 
     torch.library.register_vmap(name, rule)

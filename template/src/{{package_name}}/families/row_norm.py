@@ -20,9 +20,9 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
-from .batching import register_batching_rule
+from .batching import register_batching_rules
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
-from .operator_names import OperatorNames, class_name
+from .operator_names import OperatorNames, backward_name, class_name, overload
 
 NORMS = ("rms_norm", "layer_norm")
 
@@ -382,10 +382,9 @@ def _register_fakes(name: str, residual_add: bool, default_eps: float) -> None:
     """Output metadata only, after the kernels' argument checks: the kernels always return
     contiguous tensors, and so do these; the parameters' gradients have the parameters' dtypes.
     One fake for each operator, whichever arguments its schema has (bound by their names)."""
-    namespace, op_name = name.split("::")
-    operators = getattr(torch.ops, namespace)
-    forward_schema = getattr(operators, op_name).default._schema
-    backward_schema = getattr(operators, f"{op_name}_backward").default._schema
+    op_name = name.split("::")[1]
+    forward_schema = overload(name)._schema
+    backward_schema = overload(backward_name(name))._schema
     forward_names = [a.name for a in forward_schema.arguments]
     backward_names = [a.name for a in backward_schema.arguments]
     # The tensors each schema requires (Tensor, not Tensor?), in its order, which C++ checks them in.
@@ -400,7 +399,7 @@ def _register_fakes(name: str, residual_add: bool, default_eps: float) -> None:
         x = arguments["x"]
         return (x.new_empty(x.shape), x.new_empty(x.shape)) if residual_add else x.new_empty(x.shape)
 
-    @torch.library.register_fake(f"{name}_backward")
+    @torch.library.register_fake(backward_name(name))
     def _(*args: object, **kwargs: object) -> tuple[Tensor, ...]:
         arguments = {**dict(zip(backward_names, args, strict=False)), **kwargs}
         x_name = "residual_out" if residual_add else "x"
@@ -439,14 +438,13 @@ def operator(
     if norm not in NORMS:
         raise ValueError(f"norm must be one of {NORMS}, but got {norm!r}")
     has_bias = norm == "layer_norm"
-    namespace, op_name = name.split("::")
+    op_name = name.split("::")[1]
     module = reference.__module__
-    op = getattr(getattr(torch.ops, namespace), op_name).default
+    op = overload(name)
     # The default of eps, as the C++ schema (csrc/<operator>.h) states it.
     default_eps = float(op._schema.arguments[-1].default_value)
     _register_fakes(name, residual_add, default_eps)
-    register_batching_rule(name, sums_over_rows=False)
-    register_batching_rule(f"{name}_backward", sums_over_rows=True)
+    register_batching_rules(name)
     title = "RMSNorm" if norm == "rms_norm" else "LayerNorm"
     normalized = "x + residual" if residual_add else "x"
     if reference.__doc__ is None:

@@ -1,9 +1,20 @@
-"""What every family shares about an operator's names: the operators a spec's name stands for, and
-the operator's name in CamelCase (its layer's and its C++ struct's)."""
+"""What every family shares about an operator's names: the operators a name stands for, and the
+operator's name in CamelCase (its layer's and its C++ struct's)."""
 
 from __future__ import annotations
 
 import torch
+
+
+def backward_name(name: str) -> str:
+    """The backward operator of the operator ``name`` ("<namespace>::<operator>"), as C++ registers it."""
+    return f"{name}_backward"
+
+
+def overload(name: str) -> torch._ops.OpOverload:
+    """The operator ``name`` ("<namespace>::<operator>"), its one (default) overload."""
+    namespace, op_name = name.split("::")
+    return getattr(getattr(torch.ops, namespace), op_name).default
 
 
 class OperatorNames:
@@ -18,13 +29,11 @@ class OperatorNames:
 
     @property
     def forward_op(self) -> torch._ops.OpOverload:
-        namespace, op_name = self.name.split("::")
-        return getattr(getattr(torch.ops, namespace), op_name).default
+        return overload(self.name)
 
     @property
     def backward_op(self) -> torch._ops.OpOverload:
-        namespace, op_name = self.name.split("::")
-        return getattr(getattr(torch.ops, namespace), f"{op_name}_backward").default
+        return overload(backward_name(self.name))
 
 
 def class_name(op_name: str) -> str:

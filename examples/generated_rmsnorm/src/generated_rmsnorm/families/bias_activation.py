@@ -15,9 +15,9 @@ from collections.abc import Callable
 import torch
 from torch import Tensor, nn
 
-from .batching import register_batching_rule
+from .batching import register_batching_rules
 from .checks import CPP_DTYPE_NAMES, check_like, dtype_name
-from .operator_names import OperatorNames, class_name
+from .operator_names import OperatorNames, backward_name, class_name, overload
 
 Function = Callable[[Tensor, Tensor], Tensor]
 
@@ -149,7 +149,7 @@ def _register_fakes(name: str) -> None:
         _check_inputs(op_name, x, bias)
         return x.new_empty(x.shape)
 
-    @torch.library.register_fake(f"{name}_backward")
+    @torch.library.register_fake(backward_name(name))
     def _(grad_out: Tensor, x: Tensor, bias: Tensor) -> tuple[Tensor, Tensor]:
         _check_inputs(op_name, x, bias, grad_out)
         return x.new_empty(x.shape), bias.new_empty(bias.shape)
@@ -172,11 +172,10 @@ def operator(
     fake kernels and the operator's spec in SPECS, which the family's tests and benchmark read.
     """
     _register_fakes(name)
-    register_batching_rule(name, sums_over_rows=False)
-    register_batching_rule(f"{name}_backward", sums_over_rows=True)
-    namespace, op_name = name.split("::")
+    register_batching_rules(name)
+    op_name = name.split("::")[1]
     module = reference.__module__
-    op = getattr(getattr(torch.ops, namespace), op_name).default
+    op = overload(name)
     if reference.__doc__ is None:
         reference.__doc__ = REFERENCE_DOC.format(activation=activation, name=op_name)
 
