@@ -14,6 +14,7 @@ import functools
 import importlib.util
 import json
 import re
+import statistics
 import subprocess
 import tempfile
 from pathlib import Path
@@ -702,6 +703,59 @@ def _reference_note(meta: dict) -> str:
     )
 
 
+# A norm's benchmark run again on the same kernel sources: `reruns.json` beside its record lists those
+# runs ({"why": "...", "benchmarks": [paths from the row norm results folder]}). A cell whose device time
+# without torch.compile came out more than RERUN_APART from its table's (the median of those runs)
+# is marked in its table, with what the runs gave under it.
+RERUNS_FILE = "reruns.json"
+RERUN_APART = 0.02
+
+
+def _rerun_notes(folder: Path, bench: dict, results: Path) -> tuple[set[tuple], list[str]]:
+    """The cells of `bench`'s table that the runs of `folder`/reruns.json put more than RERUN_APART
+    apart from it without torch.compile, and a note on each."""
+    path = folder / RERUNS_FILE
+    if not path.is_file():
+        return set(), []
+    spec = _load(path)
+    digest = bench["meta"].get("sources_sha256")
+    runs: dict[tuple, dict[bool, list[tuple[float, float | None]]]] = {}
+    for name in spec["benchmarks"]:
+        run = _load(results / name)
+        if run["meta"].get("sources_sha256") != digest:
+            raise ValueError(f"{path}: {name} measured other kernel sources than the table's record")
+        for row in run["results"]:
+            key = (row["dtype"], _shape(row), row["pass"])
+            timed = runs.setdefault(key, {True: [], False: []})[bool(run["meta"].get("compile"))]
+            timed.append((row["device_ms"]["ours"] * 1000, row["pct_of_copy"]["ours"]))
+    marked, notes = set(), []
+    for row in bench["results"]:
+        key = (row["dtype"], _shape(row), row["pass"])
+        alone = sorted(runs.get(key, {}).get(False, []))
+        if _host_bound(row) or not alone:
+            continue
+        table_us = row["device_ms"]["ours"] * 1000
+        if abs(statistics.median(us for us, _ in alone) / table_us - 1) <= RERUN_APART:
+            continue
+        marked.add(key)
+        with_compile = sorted(runs[key][True])
+        pcts = sorted(p for _, p in alone if p is not None)
+        notes.append(
+            f"† {key[0]} {key[1]} {key[2]}: run again on the same kernel sources without torch.compile "
+            f"({len(alone)} benchmarks), ours took {alone[0][0]:.1f} to {alone[-1][0]:.1f} us of device "
+            f"time, {pcts[0]:.1f} to {pcts[-1]:.1f}% of the copy rate, where this table's run has "
+            f"{table_us:.1f} us"
+            + (
+                f" (with torch.compile, as this table's run: {with_compile[0][0]:.1f} to "
+                f"{with_compile[-1][0]:.1f} us in {len(with_compile)})"
+                if with_compile
+                else ""
+            )
+            + f". {spec['why']}"
+        )
+    return marked, notes
+
+
 def _row_norm_table(folder: Path, example: Path) -> list[str]:
     """One norm's table: the example's own run (`folder` is `example`) or another norm's project."""
     bench = _load(next(folder.glob("bench_*.json")))
@@ -742,9 +796,12 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
         + " |",
         "|" + "---|" * (4 + 2 * len(names)),
     ]
+    marked, notes = _rerun_notes(folder, bench, example)
     for row in bench["results"]:
         pct, device = row["pct_of_copy"], row.get("device_speedup") or {}
         percentages = ["host-bound"] * len(names) if _host_bound(row) else [_pct(pct.get(k)) for k in names]
+        if (row["dtype"], _shape(row), row["pass"]) in marked:
+            percentages[0] += " †"
         peak = row["peak_mib"]
         lines.append(
             f"| {row['dtype']} | {_shape(row)} | {row['pass']} | {_time(row['ms']['ours'])} | "
@@ -755,6 +812,8 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
             + ("-" if not peak else " / ".join("n/a" if peak.get(k) is None else f"{peak[k]:.0f}" for k in names))
             + " |"
         )
+    for note in notes:
+        lines += ["", note]
     return lines
 
 

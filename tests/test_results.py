@@ -373,3 +373,52 @@ def test_the_runs_folder_keeps_only_the_plots_of_the_landed_benchmarks():
     # Each landed benchmark that came from a call recorded in runs/ keeps its plot there.
     recorded = {path.read_bytes() for path in (top / "runs").rglob("bench_*.json")}
     assert kept == recorded & landed.keys(), "a landed call's plot is missing from runs/"
+
+
+def _rerun_record(tmp_path, name, digest, compiled, cells):
+    """A benchmark record of `cells` ({(dtype, shape, pass): (device us, % of copy)})."""
+    rows = [
+        {
+            "dtype": dtype,
+            "shape": list(shape),
+            "pass": pass_name,
+            "device_ms": {"ours": us / 1000},
+            "pct_of_copy": {"ours": pct},
+            "host_bound": False,
+            "copy_ms": 1.0,
+            "copy_device_ms": 1.0,
+        }
+        for (dtype, shape, pass_name), (us, pct) in cells.items()
+    ]
+    path = tmp_path / name
+    path.write_text(json.dumps({"meta": {"sources_sha256": digest, "compile": compiled}, "results": rows}))
+    return {"meta": {"sources_sha256": digest, "compile": compiled}, "results": rows}
+
+
+def test_a_cell_that_moves_without_torch_compile_is_marked_with_what_the_reruns_gave(tmp_path):
+    moved, kept = ("float32", (4096, 16384), "forward"), ("float32", (8192, 8192), "forward")
+    table = _rerun_record(tmp_path, "table.json", "abc", True, {moved: (288.5, 89.5), kept: (262.0, 98.0)})
+    _rerun_record(tmp_path, "a.json", "abc", False, {moved: (322.0, 80.1), kept: (265.0, 97.0)})
+    _rerun_record(tmp_path, "b.json", "abc", False, {moved: (324.0, 79.6), kept: (266.0, 96.9)})
+    _rerun_record(tmp_path, "c.json", "abc", True, {moved: (290.0, 89.0), kept: (262.5, 97.9)})
+    folder = tmp_path / "norm"
+    folder.mkdir()
+    spec = {"why": "Why.", "benchmarks": ["a.json", "b.json", "c.json"]}
+    (folder / results.RERUNS_FILE).write_text(json.dumps(spec))
+    marked, notes = results._rerun_notes(folder, table, tmp_path)
+    assert marked == {("float32", "4096x16384", "forward")}  # 265.5 / 262.0 is within RERUN_APART
+    assert notes == [
+        "† float32 4096x16384 forward: run again on the same kernel sources without torch.compile "
+        "(2 benchmarks), ours took 322.0 to 324.0 us of device time, 79.6 to 80.1% of the copy rate, "
+        "where this table's run has 288.5 us (with torch.compile, as this table's run: 290.0 to 290.0 us "
+        "in 1). Why."
+    ]
+
+
+def test_a_rerun_of_other_kernel_sources_is_refused(tmp_path):
+    cell = ("float32", (4096, 16384), "forward")
+    table = _rerun_record(tmp_path, "table.json", "abc", True, {cell: (288.5, 89.5)})
+    _rerun_record(tmp_path, "a.json", "other", False, {cell: (322.0, 80.1)})
+    (tmp_path / results.RERUNS_FILE).write_text(json.dumps({"why": "Why.", "benchmarks": ["a.json"]}))
+    with pytest.raises(ValueError, match="other kernel sources"):
+        results._rerun_notes(tmp_path, table, tmp_path)

@@ -10,7 +10,7 @@
 # starts with under 40 s of the limit (580 s; LIMIT=SECONDS for less) left. Results in
 # $OUT/res_bx.tgz: `mkdir -p bx/bx && tar xzf res_bx.tgz -C bx/bx --strip-components=1` in runs/,
 # add console.txt. The second call (its first's builds of l1 and shared failed), with 306 s of device
-# time left: CALL2=1 BUILDS="base l1" LIMIT=240 (timeout_s 260): l1 then base in float32, then l1
+# time left: CALL2=1 BUILDS="base l1" LIMIT=215 (timeout_s 230): l1 then base in float32, then l1
 # in every dtype.
 . "$(dirname "$0")/../call_lib.sh" bx
 lab_start  # limit, gpus, L (call_lib.sh)

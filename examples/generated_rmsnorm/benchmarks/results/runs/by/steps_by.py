@@ -14,8 +14,13 @@ the benchmark) and, once, by CUDA events around 20 calls without a graph (per ca
   rounds    timing.measure_ms of the forward of each implementation in ROUNDS (B_ROUNDS, a comma
             list of ours, eager, compile; the benchmark's: ours,eager,compile);
   again     nothing more.
-After the last step it records the kernels of one forward of ours with their launch (torch.profiler),
-and with B_SWAP=1 times torch.compile's forward on the device and then ours' again.
+B_STEPS picks the steps (default compile,copy,rounds,again); with B_TIMED=last ours is timed only
+after the last, so that no timing of ours comes between the benchmark's steps. Each timing records
+where ours' outputs lay (MiB from x's address: in the graph, each distinct address of its captured
+calls; by events, the last call's), since lab BV moved the inputs but never the outputs' pool. The
+rounds record each implementation's per-call median (the benchmark's ms). After the last step it
+records the kernels of one forward of ours with their launch (torch.profiler), and with B_SWAP=1
+times torch.compile's forward on the device and then ours' again.
 Run from the project's root (built in place): python3 steps_by.py OP OUT.json"""
 
 import json
@@ -45,21 +50,50 @@ runner.check_against_reference("ours", impls["ours"], expected, sets[0], label)
 ours_forward = runner.forward_call(impls["ours"])
 
 
+MIB = 1 << 20
+seen: list[tuple[int, ...]] = []
+
+
+def recording(call):
+    """`call`, recording the addresses of its outputs (buffers.outputs) after each call."""
+
+    def wrapped(b):
+        call(b)
+        seen.append(tuple(t.data_ptr() for t in b.outputs))
+
+    return wrapped
+
+
+def where(calls: list[tuple[int, ...]]) -> list[float]:
+    """Each distinct output address of `calls`, in MiB from x's."""
+    x = sets[0].inputs["x"].data_ptr()
+    return sorted({round((p - x) / MIB, 3) for call in calls for p in call})
+
+
 def on_device(call) -> float | None:
     with torch.no_grad():
         ms = timing.device_ms(call, sets, settings, grad=False) if cuda else None
     return None if ms is None else round(ms * 1000, 2)
 
 
-def by_events() -> float:
-    """Median us of 20 calls of ours' forward, each between two CUDA events, without a graph."""
+def ours_on_device() -> tuple[float | None, list[float]]:
+    """Ours' forward on the device, and where its outputs lay in the graph's captured calls."""
+    seen.clear()
+    us = on_device(recording(ours_forward))
+    return us, where(seen[-timing.MIN_CALLS_PER_GRAPH :])
+
+
+def by_events() -> tuple[float, list[float]]:
+    """Median us of 20 calls of ours' forward, each between two CUDA events, without a graph, and
+    where the last call's outputs lay."""
     time_calls = timing.time_calls_cuda if cuda else timing.time_calls_cpu
+    seen.clear()
     with torch.no_grad():
         time_calls(ours_forward, sets, 3)
-        times = time_calls(ours_forward, sets, 20)
+        times = time_calls(recording(ours_forward), sets, 20)
     for b in sets:
         b.outputs = None
-    return round(statistics.median(times) * 1000, 2)
+    return round(statistics.median(times) * 1000, 2), where(seen[-1:])
 
 
 def step_compile() -> None:
@@ -74,11 +108,15 @@ def step_copy() -> None:
         on_device(timing.copy_call)
 
 
+rounds_ms: dict[str, float] = {}
+
+
 def step_rounds() -> None:
     if "compile" in ROUNDS and "compile" not in impls:
         step_compile()
     calls = {name: runner.forward_call(impls[name]) for name in ROUNDS}
-    timing.measure_ms(calls, sets, device, settings, grad=False)
+    measured = timing.measure_ms(calls, sets, device, settings, grad=False)
+    rounds_ms.update({name: round(ms * 1000, 2) for name, ms in measured.items()})
 
 
 def kernels() -> list[dict]:
@@ -108,13 +146,39 @@ def kernels() -> list[dict]:
 
 STEPS = {"compile": step_compile, "copy": step_copy, "rounds": step_rounds, "again": lambda: None}
 chosen = os.environ.get("B_STEPS", "compile,copy,rounds,again").split(",")
-result = {"op": op, "shape": [M, N], "dtype": "float32", "rounds": ROUNDS, "steps": []}
-for name in ["start", *chosen]:
+timed_last = os.environ.get("B_TIMED") == "last"
+result = {
+    "op": op,
+    "shape": [M, N],
+    "dtype": "float32",
+    "rounds": ROUNDS,
+    "timed": "last" if timed_last else "each",
+    "steps": [],
+}
+steps = ["start", *chosen]
+for name in steps:
     if name != "start":
         STEPS[name]()
-    row = {"step": name, "device_us": [on_device(ours_forward) for _ in range(3)], "events_us": by_events()}
+    if timed_last and name != steps[-1]:
+        result["steps"].append({"step": name})
+        print(f"{name:8} (not timed)", flush=True)
+        continue
+    device_runs = [ours_on_device() for _ in range(3)]
+    events_us, events_where = by_events()
+    row = {
+        "step": name,
+        "device_us": [us for us, _ in device_runs],
+        "device_outputs_mib_from_x": device_runs[-1][1],
+        "events_us": events_us,
+        "events_outputs_mib_from_x": events_where,
+    }
     result["steps"].append(row)
-    print(f"{name:8} device {row['device_us']}  events {row['events_us']}", flush=True)
+    print(
+        f"{name:8} device {row['device_us']}  events {events_us}  outputs (MiB from x) graph {device_runs[-1][1]} events {events_where}",
+        flush=True,
+    )
+result["rounds_per_call_us"] = rounds_ms
+print(f"rounds, per call (us): {rounds_ms}", flush=True)
 result["kernels"] = kernels()
 for k in result["kernels"]:
     print("         ", k, flush=True)
