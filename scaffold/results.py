@@ -704,30 +704,37 @@ def _reference_note(meta: dict) -> str:
 
 
 # A norm's benchmark run again on the same kernel sources: `reruns.json` beside its record lists those
-# runs ({"why": "...", "benchmarks": [paths from the row norm results folder]}). A cell whose device time
+# runs ({"why": "...", "benchmarks": [paths from the row norm results folder]}). A row whose device time
 # without torch.compile came out more than RERUN_APART from its table's (the median of those runs)
-# is marked in its table, with what the runs gave under it.
+# is marked in its table (†), with what the runs gave under it. A landing of a new benchmark removes
+# the file (runs/landing.py): those runs measured the sources it replaces.
 RERUNS_FILE = "reruns.json"
 RERUN_APART = 0.02
+_RERUN_SAME = ("sources_sha256", "op", "device_name")  # what a rerun must share with the table's record
 
 
 def _rerun_notes(folder: Path, bench: dict, results: Path) -> tuple[set[tuple], list[str]]:
-    """The cells of `bench`'s table that the runs of `folder`/reruns.json put more than RERUN_APART
-    apart from it without torch.compile, and a note on each."""
+    """The rows of `bench`'s table that the runs of `folder`/reruns.json put more than RERUN_APART
+    apart from it without torch.compile, and a note on each; a rerun of another operator, GPU or
+    kernel sources, or without device times, is refused."""
     path = folder / RERUNS_FILE
     if not path.is_file():
         return set(), []
     spec = _load(path)
-    digest = bench["meta"].get("sources_sha256")
-    runs: dict[tuple, dict[bool, list[tuple[float, float | None]]]] = {}
+    if len(set(spec["benchmarks"])) != len(spec["benchmarks"]):
+        raise ValueError(f"{path}: a benchmark is listed twice")
+    runs: dict[tuple, dict[bool, list[tuple[float, float, float | None]]]] = {}
     for name in spec["benchmarks"]:
         run = _load(results / name)
-        if run["meta"].get("sources_sha256") != digest:
-            raise ValueError(f"{path}: {name} measured other kernel sources than the table's record")
+        for field in _RERUN_SAME:
+            if not bench["meta"].get(field) or run["meta"].get(field) != bench["meta"][field]:
+                raise ValueError(f"{path}: {name} is not of the table's {field} ({bench['meta'].get(field)})")
         for row in run["results"]:
+            if not (row.get("device_ms") or {}).get("ours"):
+                raise ValueError(f"{path}: {name} has no device time of ours for {_shape(row)}")
             key = (row["dtype"], _shape(row), row["pass"])
             timed = runs.setdefault(key, {True: [], False: []})[bool(run["meta"].get("compile"))]
-            timed.append((row["device_ms"]["ours"] * 1000, row["pct_of_copy"]["ours"]))
+            timed.append((row["device_ms"]["ours"] * 1000, row["ms"]["ours"] * 1000, row["pct_of_copy"]["ours"]))
     marked, notes = set(), []
     for row in bench["results"]:
         key = (row["dtype"], _shape(row), row["pass"])
@@ -735,19 +742,25 @@ def _rerun_notes(folder: Path, bench: dict, results: Path) -> tuple[set[tuple], 
         if _host_bound(row) or not alone:
             continue
         table_us = row["device_ms"]["ours"] * 1000
-        if abs(statistics.median(us for us, _ in alone) / table_us - 1) <= RERUN_APART:
+        if abs(statistics.median(us for us, _, _ in alone) / table_us - 1) <= RERUN_APART:
             continue
         marked.add(key)
+        per_call = sorted(ms for _, ms, _ in alone)
+        pcts = sorted(p for _, _, p in alone if p is not None)
         with_compile = sorted(runs[key][True])
-        pcts = sorted(p for _, p in alone if p is not None)
+        like_table = ", as this table's run" if bench["meta"].get("compile") else ""
         notes.append(
             f"† {key[0]} {key[1]} {key[2]}: run again on the same kernel sources without torch.compile "
             f"({len(alone)} benchmarks), ours took {alone[0][0]:.1f} to {alone[-1][0]:.1f} us of device "
-            f"time, {pcts[0]:.1f} to {pcts[-1]:.1f}% of the copy rate, where this table's run has "
-            f"{table_us:.1f} us"
+            f"time"
+            + (f", {pcts[0]:.1f} to {pcts[-1]:.1f}% of the copy rate" if pcts else "")
+            + f", {per_call[0]:.1f} to {per_call[-1]:.1f} us per call, where this table's run has "
+            f"{table_us:.1f} us of device time, {_pct(row['pct_of_copy']['ours'])} and "
+            f"{row['ms']['ours'] * 1000:.1f} us per call (and its ratios to the others' device times "
+            f"are taken from it)"
             + (
-                f" (with torch.compile, as this table's run: {with_compile[0][0]:.1f} to "
-                f"{with_compile[-1][0]:.1f} us in {len(with_compile)})"
+                f"; with torch.compile{like_table}: {with_compile[0][0]:.1f} to "
+                f"{with_compile[-1][0]:.1f} us in {len(with_compile)}"
                 if with_compile
                 else ""
             )
@@ -800,11 +813,10 @@ def _row_norm_table(folder: Path, example: Path) -> list[str]:
     for row in bench["results"]:
         pct, device = row["pct_of_copy"], row.get("device_speedup") or {}
         percentages = ["host-bound"] * len(names) if _host_bound(row) else [_pct(pct.get(k)) for k in names]
-        if (row["dtype"], _shape(row), row["pass"]) in marked:
-            percentages[0] += " †"
+        mark = " †" if (row["dtype"], _shape(row), row["pass"]) in marked else ""
         peak = row["peak_mib"]
         lines.append(
-            f"| {row['dtype']} | {_shape(row)} | {row['pass']} | {_time(row['ms']['ours'])} | "
+            f"| {row['dtype']} | {_shape(row)} | {row['pass']}{mark} | {_time(row['ms']['ours'])} | "
             + " | ".join(percentages)
             + " | "
             + " | ".join(_times(device.get(k)) for k in names[1:])

@@ -375,50 +375,98 @@ def test_the_runs_folder_keeps_only_the_plots_of_the_landed_benchmarks():
     assert kept == recorded & landed.keys(), "a landed call's plot is missing from runs/"
 
 
-def _rerun_record(tmp_path, name, digest, compiled, cells):
-    """A benchmark record of `cells` ({(dtype, shape, pass): (device us, % of copy)})."""
+def _rerun_record(tmp_path, name, compiled, cells, digest="abc", host_bound=()):
+    """A benchmark record of `cells` ({(dtype, shape, pass): (device us, % of copy)}), per-call time
+    1 us above the device time; the cells named in host_bound are host-bound."""
     rows = [
         {
             "dtype": dtype,
             "shape": list(shape),
             "pass": pass_name,
+            "ms": {"ours": (us + 1) / 1000},
             "device_ms": {"ours": us / 1000},
             "pct_of_copy": {"ours": pct},
-            "host_bound": False,
+            "host_bound": (dtype, shape, pass_name) in host_bound,
             "copy_ms": 1.0,
-            "copy_device_ms": 1.0,
         }
         for (dtype, shape, pass_name), (us, pct) in cells.items()
     ]
-    path = tmp_path / name
-    path.write_text(json.dumps({"meta": {"sources_sha256": digest, "compile": compiled}, "results": rows}))
-    return {"meta": {"sources_sha256": digest, "compile": compiled}, "results": rows}
+    meta = {"sources_sha256": digest, "compile": compiled, "op": "p::op", "device_name": "GPU"}
+    record = {"meta": meta, "results": rows}
+    (tmp_path / name).write_text(json.dumps(record))
+    return record
 
 
-def test_a_cell_that_moves_without_torch_compile_is_marked_with_what_the_reruns_gave(tmp_path):
-    moved, kept = ("float32", (4096, 16384), "forward"), ("float32", (8192, 8192), "forward")
-    table = _rerun_record(tmp_path, "table.json", "abc", True, {moved: (288.5, 89.5), kept: (262.0, 98.0)})
-    _rerun_record(tmp_path, "a.json", "abc", False, {moved: (322.0, 80.1), kept: (265.0, 97.0)})
-    _rerun_record(tmp_path, "b.json", "abc", False, {moved: (324.0, 79.6), kept: (266.0, 96.9)})
-    _rerun_record(tmp_path, "c.json", "abc", True, {moved: (290.0, 89.0), kept: (262.5, 97.9)})
-    folder = tmp_path / "norm"
-    folder.mkdir()
-    spec = {"why": "Why.", "benchmarks": ["a.json", "b.json", "c.json"]}
-    (folder / results.RERUNS_FILE).write_text(json.dumps(spec))
-    marked, notes = results._rerun_notes(folder, table, tmp_path)
-    assert marked == {("float32", "4096x16384", "forward")}  # 265.5 / 262.0 is within RERUN_APART
+def _reruns(folder, *names):
+    (folder / results.RERUNS_FILE).write_text(json.dumps({"why": "Why.", "benchmarks": list(names)}))
+
+
+FAST = ("float32", (4096, 16384), "forward")
+STEADY = ("float32", (8192, 8192), "forward")
+HOST = ("float32", (16, 4096), "forward")
+UNTIMED = ("float32", (1024, 65536), "forward")
+COMPILED_ONLY = ("bfloat16", (4096, 16384), "forward")
+
+
+def test_a_row_that_moves_without_torch_compile_is_marked_with_what_the_reruns_gave(tmp_path):
+    table = _rerun_record(
+        tmp_path,
+        "table.json",
+        True,
+        {
+            FAST: (288.5, 89.5),
+            STEADY: (262.0, 98.0),
+            HOST: (5.0, 400.0),
+            UNTIMED: (285.0, 90.0),
+            COMPILED_ONLY: (135.0, 98.0),
+        },
+        host_bound={HOST},
+    )
+    # STEADY's mean (275.0) is 5% above the table's, its median (265.0) within RERUN_APART; HOST moves 40%
+    # but is host-bound; UNTIMED has no rerun; COMPILED_ONLY moves only in a run with torch.compile.
+    _rerun_record(tmp_path, "a.json", False, {FAST: (322.0, 80.1), STEADY: (263.0, 97.0), HOST: (7.0, 300.0)})
+    _rerun_record(tmp_path, "b.json", False, {FAST: (324.0, 79.6), STEADY: (265.0, 96.9), HOST: (7.0, 300.0)})
+    _rerun_record(tmp_path, "c.json", False, {FAST: (323.0, 79.9), STEADY: (297.0, 90.0), HOST: (7.0, 300.0)})
+    _rerun_record(tmp_path, "d.json", True, {FAST: (290.0, 89.0), COMPILED_ONLY: (150.0, 88.0)})
+    _reruns(tmp_path, "a.json", "b.json", "c.json", "d.json")
+    marked, notes = results._rerun_notes(tmp_path, table, tmp_path)
+    assert marked == {("float32", "4096x16384", "forward")}
     assert notes == [
         "† float32 4096x16384 forward: run again on the same kernel sources without torch.compile "
-        "(2 benchmarks), ours took 322.0 to 324.0 us of device time, 79.6 to 80.1% of the copy rate, "
-        "where this table's run has 288.5 us (with torch.compile, as this table's run: 290.0 to 290.0 us "
-        "in 1). Why."
+        "(3 benchmarks), ours took 322.0 to 324.0 us of device time, 79.6 to 80.1% of the copy rate, "
+        "323.0 to 325.0 us per call, where this table's run has 288.5 us of device time, 89.5% and 289.5 us "
+        "per call (and its ratios to the others' device times are taken from it); with torch.compile, as "
+        "this table's run: 290.0 to 290.0 us in 1. Why."
     ]
 
 
-def test_a_rerun_of_other_kernel_sources_is_refused(tmp_path):
-    cell = ("float32", (4096, 16384), "forward")
-    table = _rerun_record(tmp_path, "table.json", "abc", True, {cell: (288.5, 89.5)})
-    _rerun_record(tmp_path, "a.json", "other", False, {cell: (322.0, 80.1)})
-    (tmp_path / results.RERUNS_FILE).write_text(json.dumps({"why": "Why.", "benchmarks": ["a.json"]}))
-    with pytest.raises(ValueError, match="other kernel sources"):
+@pytest.mark.parametrize("field", ["sources_sha256", "op", "device_name"])
+def test_a_rerun_of_another_operator_gpu_or_kernel_sources_is_refused(tmp_path, field):
+    table = _rerun_record(tmp_path, "table.json", True, {FAST: (288.5, 89.5)})
+    rerun = _rerun_record(tmp_path, "a.json", False, {FAST: (322.0, 80.1)})
+    rerun["meta"][field] = "other"
+    (tmp_path / "a.json").write_text(json.dumps(rerun))
+    _reruns(tmp_path, "a.json")
+    with pytest.raises(ValueError, match=f"not of the table's {field}"):
         results._rerun_notes(tmp_path, table, tmp_path)
+
+
+def test_a_rerun_without_device_times_or_listed_twice_is_refused(tmp_path):
+    table = _rerun_record(tmp_path, "table.json", True, {FAST: (288.5, 89.5)})
+    rerun = _rerun_record(tmp_path, "a.json", False, {FAST: (322.0, 80.1)})
+    _reruns(tmp_path, "a.json", "a.json")
+    with pytest.raises(ValueError, match="listed twice"):
+        results._rerun_notes(tmp_path, table, tmp_path)
+    rerun["results"][0]["device_ms"] = None
+    (tmp_path / "a.json").write_text(json.dumps(rerun))
+    _reruns(tmp_path, "a.json")
+    with pytest.raises(ValueError, match="no device time"):
+        results._rerun_notes(tmp_path, table, tmp_path)
+
+
+def test_the_table_marks_the_rows_its_reruns_moved():
+    folder = results.ROW_NORM_RESULTS_DIR / "norms" / "fused_add_layer_norm"
+    lines = results._row_norm_table(folder, results.ROW_NORM_RESULTS_DIR)
+    marked = [line for line in lines if line.startswith("| ") and " † |" in line]
+    assert [line.split(" | ")[:3] for line in marked] == [["| float32", "4096x16384", "forward †"]]
+    assert sum(line.startswith("† float32 4096x16384 forward:") for line in lines) == 1

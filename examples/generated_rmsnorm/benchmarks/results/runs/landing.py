@@ -166,6 +166,9 @@ def land(landing: Landing) -> None:
         op = OPS[p]
         for f in (f"bench_{op}.json", f"bench_{op}.png", "benchmark.log"):
             shutil.copyfile(call / phase / p / f, RESULTS / WHERE[p] / f)
+        # Runs of the replaced benchmark's kernel sources (scaffold results-table's reruns.json, from
+        # session 58 on) say nothing of the new table: a landing leaves them in runs/ only.
+        (RESULTS / WHERE[p] / scaffold_results.RERUNS_FILE).unlink(missing_ok=True)
     if not landing.two_families:
         return
     two = RESULTS / "two_families" / "two_gpus"

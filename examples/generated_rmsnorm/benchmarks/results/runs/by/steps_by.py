@@ -17,8 +17,8 @@ the benchmark) and, once, by CUDA events around 20 calls without a graph (per ca
 B_STEPS picks the steps (default compile,copy,rounds,again); with B_TIMED=last ours is timed only
 after the last, so that no timing of ours comes between the benchmark's steps. Each timing records
 where ours' outputs lay (MiB from x's address: in the graph, each distinct address of its captured
-calls; by events, the last call's), since lab BV moved the inputs but never the outputs' pool. The
-rounds record each implementation's per-call median (the benchmark's ms). After the last step it
+calls; by events, the last call's): lab BV recorded them only in the slow state. The rounds record
+each implementation's per-call median over all of them (the benchmark's ms). After the last step it
 records the kernels of one forward of ours with their launch (torch.profiler), and with B_SWAP=1
 times torch.compile's forward on the device and then ours' again.
 Run from the project's root (built in place): python3 steps_by.py OP OUT.json"""
