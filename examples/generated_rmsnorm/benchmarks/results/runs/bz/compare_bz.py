@@ -17,7 +17,9 @@ def cells(name: str) -> dict:
 
 
 bases = [cells("base"), cells("base_again")]
-print("variant  cells  worst (device time over base's, same call)            best                                     goal cell fwd (us, %copy)  its fwd+bwd (us)")
+print(
+    "variant  cells  worst (device time over base's, same call)            best                                     goal cell fwd (us, %copy)  its fwd+bwd (us)"
+)
 for variant in ("base_again", "wlast", "stcs", "ldcs", "all"):
     ours = cells(variant)
     ratios = []
