@@ -24,7 +24,9 @@ RUNS = {
     "fused_add_layer_norm": (["base", "base_again"], ["base_again", "wlast", "wrr"]),
     "layer_norm": (["base"], ["wlast"]),
 }
-print("project              build       cells  worst (over base's)                        best                                 4096x16384 fp32 fwd us  %copy  fwd+bwd us")
+print(
+    "project              build       cells  worst (over base's)                        best                                 4096x16384 fp32 fwd us  %copy  fwd+bwd us"
+)
 for project, (base_names, builds) in RUNS.items():
     bases = [cells(f"{project}_{b}") for b in base_names]
     for build in ["base", *builds]:
