@@ -12,7 +12,12 @@ template_change.diff, which renders the same kernel sources (checked in session 
 digests). So each benchmark is bound to its suite by the kernel sources' digest
 (Landing.benches_by_sources), and the suites' phases must have run one commit's bundle.
 Usage (in the repository's venv):
-    python3 land_bn.py [--only bn|bnz] [--gpus 1] [--suite PROJECT=PHASE]... [--check]
+    python3 land_bn.py [--names FIRST,ZERO] [--only FIRST|ZERO] [--gpus 1] [--suite PROJECT=PHASE]...
+                       [--check]
+  --names FIRST,ZERO     (from session 59 on) a later landing of the same phases under its own names,
+                         runs/FIRST/ for call_ap.sh's (CALL=FIRST) and runs/ZERO/ for call_bi.sh's
+                         (CALL=ZERO), each laid out as bn/ and bnz/ (call CB's: --names cb,cbz);
+                         bn,bnz unless given
   --only CALL            land call BN or call BNZ alone (both unless named): on one GPU their suites
                          take more than one session's device time, so each may land in a session of
                          its own (BNZ's suites then run main's bundle once BN has landed)
@@ -51,7 +56,10 @@ BN = dataclasses.replace(
     benches_by_sources=True,
 )
 BNZ = dataclasses.replace(BI, call=HERE.parent / "bnz", benches_by_sources=True)
-USAGE = "usage: land_bn.py [--only bn|bnz] [--gpus 1] [--suite PROJECT=PHASE]... [--check]"
+USAGE = (
+    "usage: land_bn.py [--names FIRST,ZERO] [--only FIRST|ZERO] [--gpus 1] "
+    "[--suite PROJECT=PHASE]... [--check]"
+)
 
 
 def options(args: list[str], name: str) -> list[str]:
@@ -102,14 +110,22 @@ def keep_two_gpu_runs(call: landing.Landing) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
+    names = options(args, "--names")
+    if len(names) > 1 or (names and names[0].count(",") != 1):
+        sys.exit(USAGE)
+    first, zero = names[0].split(",") if names else ("bn", "bnz")
+    if not (first and zero and first != zero and (HERE.parent / first).is_dir()):
+        sys.exit(USAGE)
+    BN = dataclasses.replace(BN, call=HERE.parent / first)
+    BNZ = dataclasses.replace(BNZ, call=HERE.parent / zero)
     only = options(args, "--only")
-    if only not in ([], ["bn"], ["bnz"]):
+    if only not in ([], [first], [zero]):
         sys.exit(USAGE)
     gpus = options(args, "--gpus")
     if gpus not in ([], ["1"], ["2"]):
         sys.exit(USAGE)
-    if only == ["bnz"] and (gpus or "--suite" in args):
-        sys.exit("--gpus and --suite are call BN's: call BNZ's suites are one phase 2, on one GPU or more")
+    if only == [zero] and (gpus or "--suite" in args):
+        sys.exit(f"--gpus and --suite are {first}'s: {zero}'s suites are one phase 2, on one GPU or more")
     if gpus == ["1"]:
         BN = dataclasses.replace(BN, gpus=1, two_families=None)
     for rerun in options(args, "--suite"):
@@ -139,7 +155,7 @@ if __name__ == "__main__":
         print("every check passed; nothing copied (--check)")
         sys.exit(0)
     for call in calls:
-        if call.call.name == "bn" and call.gpus == 1:
+        if call.call.name == first and call.gpus == 1:
             keep_two_gpu_runs(call)
         landing.land(call)  # (all before prune_plots, which would take a call's plots not yet landed)
         (call.call / "pending_plots.tar").unlink(missing_ok=True)  # (the landed benchmarks' plots now)
