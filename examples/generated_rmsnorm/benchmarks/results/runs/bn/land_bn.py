@@ -17,7 +17,7 @@ Usage (in the repository's venv):
   --names FIRST,ZERO     (from session 59 on) a later landing of the same phases under its own names,
                          runs/FIRST/ for call_ap.sh's (CALL=FIRST) and runs/ZERO/ for call_bi.sh's
                          (CALL=ZERO), each laid out as bn/ and bnz/ (call CB's: --names cb,cbz);
-                         bn,bnz unless given
+                         plain names of folders runs/ has, both; bn,bnz unless given
   --only CALL            land call BN or call BNZ alone (both unless named): on one GPU their suites
                          take more than one session's device time, so each may land in a session of
                          its own (BNZ's suites then run main's bundle once BN has landed)
@@ -36,6 +36,7 @@ them again unless it lands, then removes the archive."""
 
 import dataclasses
 import json
+import re
 import shutil
 import sys
 import tarfile
@@ -114,7 +115,10 @@ if __name__ == "__main__":
     if len(names) > 1 or (names and names[0].count(",") != 1):
         sys.exit(USAGE)
     first, zero = names[0].split(",") if names else ("bn", "bnz")
-    if not (first and zero and first != zero and (HERE.parent / first).is_dir()):
+    # (Plain folder names of runs/, both there: a name with a path in it would match no call's folder.)
+    if not all(re.fullmatch(r"[a-z][a-z0-9_]*", n) and (HERE.parent / n).is_dir() for n in (first, zero)):
+        sys.exit(USAGE)
+    if first == zero:
         sys.exit(USAGE)
     BN = dataclasses.replace(BN, call=HERE.parent / first)
     BNZ = dataclasses.replace(BNZ, call=HERE.parent / zero)
@@ -140,6 +144,8 @@ if __name__ == "__main__":
     if args not in ([], ["--check"]):  # (a misspelt --check would otherwise land)
         sys.exit(USAGE)
     calls = [c for c in (with_phases(BN), BNZ) if not only or c.call.name == only[0]]
+    if not calls:
+        sys.exit(USAGE)
     unpacked, problems = [], None
     try:
         for call in calls:
