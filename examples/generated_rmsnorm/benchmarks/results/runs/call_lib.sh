@@ -93,6 +93,16 @@ lab_start() {
 }
 # lab_left: the seconds left of the lab's `limit`.
 lab_left() { echo $(( limit - $(elapsed) )); }
+# lab_step NAME BUILD COMMAND... (from lab BY on; labs BY and BZ wrote it out as step): COMMAND in
+# L/P_BUILD (P, the lab's project) on GPU 0, within what is left of the limit less 5 s; none started
+# with 40 s or less left; packed after.
+lab_step() {
+  local name=$1 b=$2; shift 2
+  [ "$(lab_left)" -gt 40 ] || { echo "$name not run: $(elapsed) s"; return; }
+  (cd "$L/${P}_$b" && CUDA_VISIBLE_DEVICES=0 timeout "$(( $(lab_left) - 5 ))" "$@")
+  echo "$name exit $? at $(elapsed) s"
+  pack
+}
 # lab_builds "PROJECT..." "VARIANT..." (from lab AQ on; labs AM, AN and AO wrote it out): for each
 # project of .gpu and each variant, a copy in L/PROJECT_VARIANT with the edits of LAB_EDITS[VARIANT]
 # applied in turn (each "LAB:EDIT": runs/LAB/variant_LAB.py PROJECT EDIT; the caller declares the

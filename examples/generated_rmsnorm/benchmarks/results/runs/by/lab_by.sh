@@ -27,13 +27,7 @@ limit=${LIMIT:-$limit}
 declare -A LAB_EDITS=([base]="" [shared]="bx:shared")
 P=fused_add_layer_norm
 lab_builds $P "base shared"
-step() {  # step NAME BUILD COMMAND...: in L/P_BUILD on GPU 0; none started with 40 s or less left
-  local name=$1 b=$2; shift 2
-  [ "$(lab_left)" -gt 40 ] || { echo "$name not run: $(elapsed) s"; return; }
-  (cd "$L/${P}_$b" && CUDA_VISIBLE_DEVICES=0 timeout "$(( $(lab_left) - 5 ))" "$@")
-  echo "$name exit $? at $(elapsed) s"
-  pack
-}
+step() { lab_step "$@"; }  # (call_lib.sh's, written out here as the lab ran)
 steps_by() {  # steps_by TAG ROUNDS [ASSIGNMENT...]
   local tag=$1 rounds=$2; shift 2
   step "steps $tag" base env B_ROUNDS="$rounds" "$@" sh -c 'python3 "$0" "$1" "$2.json" > "$2.log" 2>&1' \

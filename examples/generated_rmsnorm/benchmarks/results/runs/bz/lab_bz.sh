@@ -21,13 +21,7 @@ limit=${LIMIT:-$limit}
 declare -A LAB_EDITS=([base]="" [wlast]="bz:wlast" [stcs]="bz:stcs" [ldcs]="bz:ldcs" [all]="bz:all")
 P=fused_add_layer_norm
 lab_builds $P "base wlast stcs ldcs all"
-step() {  # step NAME BUILD COMMAND...: in L/P_BUILD on GPU 0; none started with 40 s or less left
-  local name=$1 b=$2; shift 2
-  [ "$(lab_left)" -gt 40 ] || { echo "$name not run: $(elapsed) s"; return; }
-  (cd "$L/${P}_$b" && CUDA_VISIBLE_DEVICES=0 timeout "$(( $(lab_left) - 5 ))" "$@")
-  echo "$name exit $? at $(elapsed) s"
-  pack
-}
+step() { lab_step "$@"; }  # (call_lib.sh's, written out here as the lab ran)
 step "probe triton" base env B_PROBE=triton sh -c 'python3 "$0" "$1" "$2.json" > "$2.log" 2>&1' \
   "$G/probe_bz.py" "$P" "$R/probe_triton"
 step "probe compile" base env B_PROBE=compile TORCH_LOGS=output_code sh -c 'python3 "$0" "$1" "$2.json" > "$2.log" 2>&1' \
