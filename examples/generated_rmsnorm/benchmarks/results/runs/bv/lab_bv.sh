@@ -26,13 +26,10 @@ limit=${LIMIT:-$limit}
 [ "${gpus:-0}" -ge 1 ] 2>/dev/null || { echo "lab BV wants a GPU"; exit 3; }
 declare -A LAB_EDITS=([base]="")
 lab_builds "fused_add_layer_norm fused_add_rms_norm" base
-# step PROJECT NAME COMMAND...: COMMAND in L/PROJECT_base on GPU 0; none started with 40 s or less left.
+# step PROJECT NAME COMMAND...: call_lib.sh's lab_step in L/PROJECT_base (this lab's two projects).
 step() {
   local p=$1 name=$2; shift 2
-  [ "$(lab_left)" -gt 40 ] || { echo "$p $name not run: $(elapsed) s"; return; }
-  (cd "$L/${p}_base" && CUDA_VISIBLE_DEVICES=0 timeout "$(( $(lab_left) - 5 ))" "$@")
-  echo "$p $name exit $? at $(elapsed) s"
-  pack
+  P=$p lab_step "$p $name" base "$@"
 }
 # bench_bv PROJECT TAG [OPTION...]: its benchmark, float32, in R/bench_PROJECT_TAG.*
 bench_bv() {

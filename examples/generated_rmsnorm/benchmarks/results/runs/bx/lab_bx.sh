@@ -21,11 +21,8 @@ P=fused_add_layer_norm
 lab_builds $P "${BUILDS:-base l1 shared}"
 bench_bx() {  # bench_bx BUILD TAG [OPTION...]: its benchmark without torch.compile, in R/bench_BUILD_TAG.*
   local b=$1 tag=$2; shift 2
-  [ "$(lab_left)" -gt 40 ] || { echo "$b $tag not run: $(elapsed) s"; return; }
-  (cd "$L/${P}_$b" && CUDA_VISIBLE_DEVICES=0 timeout "$(( $(lab_left) - 5 ))" python3 "benchmarks/bench_$P.py" \
-     --no-compile --json "$R/bench_${b}_$tag.json" "$@" > "$R/bench_${b}_$tag.log" 2>&1)
-  echo "$b bench $tag exit $? at $(elapsed) s"
-  pack
+  lab_step "$b bench $tag" "$b" sh -c 'out=$1; shift; python3 "benchmarks/bench_$0.py" --no-compile --json "$out.json" "$@" > "$out.log" 2>&1' \
+    "$P" "$R/bench_${b}_$tag" "$@"
 }
 if [ "${CALL2:-}" ]; then  # the second call (BX2): builds failed in the first (variant_bx.py)
   for b in l1 base; do bench_bx "$b" f32 --dtypes float32; done

@@ -23,11 +23,8 @@ lab_builds "fused_add_layer_norm layer_norm" "base wlast wrr"
 bench_ca() {  # bench_ca PROJECT BUILD: its benchmark without torch.compile in R/bench_PROJECT_BUILD[_again].*
   local p=$1 b=$2 tag=$1_$2
   [ -f "$R/bench_$tag.log" ] && tag=${tag}_again
-  [ "$(lab_left)" -gt 40 ] || { echo "bench $tag not run: $(elapsed) s"; return; }
-  (cd "$L/${p}_$b" && CUDA_VISIBLE_DEVICES=0 timeout "$(( $(lab_left) - 5 ))" python3 "benchmarks/bench_${OPS[$p]}.py" \
-     --no-compile --json "$R/bench_$tag.json" > "$R/bench_$tag.log" 2>&1)
-  echo "bench $tag exit $? at $(elapsed) s"
-  pack
+  P=$p lab_step "bench $tag" "$b" sh -c 'python3 "benchmarks/bench_$0.py" --no-compile --json "$1.json" > "$1.log" 2>&1' \
+    "${OPS[$p]}" "$R/bench_$tag"
 }
 for b in base wlast wrr base; do bench_ca fused_add_layer_norm "$b"; done
 for b in base wlast; do bench_ca layer_norm "$b"; done

@@ -1,0 +1,42 @@
+# ruff: noqa: E501
+"""Lab builds' benchmarks side by side (labs BZ and CA, session 59): each build's device time over
+its base's in the same call (where the base ran twice, the larger of the two ratios, that is over
+the smaller base), every cell that is not host-bound (the benchmark's '-'), and the float32 forward
+and forward+backward at 4096 x 16384 with the forward's share of the copy rate. A lab's compare
+script names its folder and its benchmarks (bench_STEM.json) and prints report()'s lines."""
+
+import json
+from pathlib import Path
+
+HEADER = "project              build       cells  worst (over base's)                        best                                 4096x16384 fp32 fwd us  %copy  fwd+bwd us"
+
+
+def cells(path: Path) -> dict:
+    rows = json.loads(path.read_text())["results"]
+    return {(r["dtype"], tuple(r["shape"]), r["pass"]): r for r in rows}
+
+
+def name(k) -> str:
+    return f"{k[0]} {k[1][0]}x{k[1][1]} {k[2]}"
+
+
+def report(folder: Path, project: str, bases: list[str], builds: list[str]) -> list[str]:
+    """A line for bases[0] and each of builds (stems of folder/bench_STEM.json), labelled by the stem
+    with project's prefix taken off."""
+    base_cells = [cells(folder / f"bench_{b}.json") for b in bases]
+    lines = []
+    for stem in [bases[0], *builds]:
+        ours = cells(folder / f"bench_{stem}.json")
+        ratios = sorted(
+            (max(row["device_ms"]["ours"] / b[key]["device_ms"]["ours"] for b in base_cells), key)
+            for key, row in ours.items()
+            if not row["host_bound"]
+        )
+        goal = ours[("float32", (4096, 16384), "forward")]
+        both = ours[("float32", (4096, 16384), "forward+backward")]
+        label = stem.removeprefix(f"{project}_")
+        lines.append(
+            f"{project:20} {label:10} {len(ratios):5}  {ratios[-1][0]:.3f} {name(ratios[-1][1]):38} {ratios[0][0]:.3f} {name(ratios[0][1]):32}"
+            f" {goal['device_ms']['ours'] * 1000:8.1f}  {goal['pct_of_copy']['ours']:5.1f}%  {both['device_ms']['ours'] * 1000:8.1f}"
+        )
+    return lines
