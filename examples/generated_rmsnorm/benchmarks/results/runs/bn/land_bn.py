@@ -13,7 +13,7 @@ digests). So each benchmark is bound to its suite by the kernel sources' digest
 (Landing.benches_by_sources), and the suites' phases must have run one commit's bundle.
 Usage (in the repository's venv):
     python3 land_bn.py [--names FIRST,ZERO] [--only FIRST|ZERO] [--gpus 1] [--suite PROJECT=PHASE]...
-                       [--check]
+                       [--bench PROJECT=PHASE]... [--check]
   --names FIRST,ZERO     (from session 59 on) a later landing of the same phases under its own names,
                          runs/FIRST/ for call_ap.sh's (CALL=FIRST) and runs/ZERO/ for call_bi.sh's
                          (CALL=ZERO), each laid out as bn/ and bnz/ (call CB's: --names cb,cbz);
@@ -23,6 +23,9 @@ Usage (in the repository's venv):
                          its own (BNZ's suites then run main's bundle once BN has landed)
   --suite PROJECT=PHASE  PROJECT's suite from another phase: `SUITE=PROJECT CALL=bn bash
                          ../ap/call_ap.sh 4` unpacked into runs/bn/PHASE/ (e.g. 4_layer_norm); repeatable
+  --bench PROJECT=PHASE  (from session 60 on) PROJECT's benchmark from another phase-1 folder of the
+                         first call, such as runs/cb/1b/ (call CB's RMSNorm benchmark, left by its
+                         first call for its second); repeatable
   --gpus 1               the suites ran with one GPU visible (nvidia-h200 alone: call_ap.sh's phases 2
                          and 3 need two, so each norm's suite then runs alone in a phase 4 of its own,
                          named with --suite). The norms' landed suites, two-GPU runs, are first copied
@@ -59,7 +62,7 @@ BN = dataclasses.replace(
 BNZ = dataclasses.replace(BI, call=HERE.parent / "bnz", benches_by_sources=True)
 USAGE = (
     "usage: land_bn.py [--names FIRST,ZERO] [--only FIRST|ZERO] [--gpus 1] "
-    "[--suite PROJECT=PHASE]... [--check]"
+    "[--suite PROJECT=PHASE]... [--bench PROJECT=PHASE]... [--check]"
 )
 
 
@@ -128,8 +131,8 @@ if __name__ == "__main__":
     gpus = options(args, "--gpus")
     if gpus not in ([], ["1"], ["2"]):
         sys.exit(USAGE)
-    if only == [zero] and (gpus or "--suite" in args):
-        sys.exit(f"--gpus and --suite are {first}'s: {zero}'s suites are one phase 2, on one GPU or more")
+    if only == [zero] and (gpus or "--suite" in args or "--bench" in args):
+        sys.exit(f"--gpus, --suite and --bench are {first}'s: {zero}'s phases are 1 and 2")
     if gpus == ["1"]:
         BN = dataclasses.replace(BN, gpus=1, two_families=None)
     for rerun in options(args, "--suite"):
@@ -141,6 +144,11 @@ if __name__ == "__main__":
             suites={**BN.suites, project: phase},
             builds={**BN.builds, project: f"{phase}/{project}/build.log"},
         )
+    for moved in options(args, "--bench"):
+        project, _, phase = moved.partition("=")
+        if project not in BN.benches or not re.fullmatch(r"1[a-z]?", phase):
+            sys.exit(USAGE)
+        BN = dataclasses.replace(BN, benches={**BN.benches, project: (phase, BN.benches[project][1])})
     if args not in ([], ["--check"]):  # (a misspelt --check would otherwise land)
         sys.exit(USAGE)
     calls = [c for c in (with_phases(BN), BNZ) if not only or c.call.name == only[0]]
