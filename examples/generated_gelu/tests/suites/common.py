@@ -46,8 +46,11 @@ def without_vmap_fallback():
 
 def calls_of(name: str, function, *args) -> int:
     """How many times function(*args) calls the operator `name` ("<namespace>::<operator>"), by the
-    profiler's record of the operators called (a call under vmap counts once more, as vmap's own)."""
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as profile:
+    profiler's record of the operators called (a call under vmap counts once more, as vmap's own).
+    acc_events: this one cycle's events kept, without torch 2.11's warning that events() reads one
+    cycle's only."""
+    activities = [torch.profiler.ProfilerActivity.CPU]
+    with torch.profiler.profile(activities=activities, acc_events=True) as profile:
         function(*args)
     return sum(event.name == name for event in profile.events())
 
