@@ -10,7 +10,10 @@ Phase 1 of both ran the bundle of commit e95040d, a local commit (fc0d0b5's succ
 change applied) that main does not hold; the suites run the bundle of main's commit that applies
 template_change.diff, which renders the same kernel sources (checked in session 55 for all six norms'
 digests). So each benchmark is bound to its suite by the kernel sources' digest
-(Landing.benches_by_sources), and the suites' phases must have run one commit's bundle.
+(Landing.benches_by_sources), and the suites' phases must have run one commit's bundle. (Call CB's,
+from session 60 on: its phase 1 and all its suites run the bundle of 7ec2e34, a local commit that
+../cb/candidate.sh makes again; landing.py asks only that the suites share a commit and that every
+record ran the kernel sources that the template renders when it lands.)
 Usage (in the repository's venv):
     python3 land_bn.py [--names FIRST,ZERO] [--only FIRST|ZERO] [--gpus 1] [--suite PROJECT=PHASE]...
                        [--bench PROJECT=PHASE]... [--check]
@@ -135,7 +138,11 @@ if __name__ == "__main__":
         sys.exit(f"--gpus, --suite and --bench are {first}'s: {zero}'s phases are 1 and 2")
     if gpus == ["1"]:
         BN = dataclasses.replace(BN, gpus=1, two_families=None)
-    for rerun in options(args, "--suite"):
+    reruns, moved_benches = options(args, "--suite"), options(args, "--bench")
+    for named in (reruns, moved_benches):  # (one project twice: the last would win, unsaid)
+        if len({value.partition("=")[0] for value in named}) != len(named):
+            sys.exit(f"a project named twice: {' '.join(named)}\n{USAGE}")
+    for rerun in reruns:
         project, _, phase = rerun.partition("=")
         if project not in BN.suites or not phase:
             sys.exit(USAGE)
@@ -144,7 +151,7 @@ if __name__ == "__main__":
             suites={**BN.suites, project: phase},
             builds={**BN.builds, project: f"{phase}/{project}/build.log"},
         )
-    for moved in options(args, "--bench"):
+    for moved in moved_benches:
         project, _, phase = moved.partition("=")
         if project not in BN.benches or not re.fullmatch(r"1[a-z]?", phase):
             sys.exit(USAGE)
