@@ -30,6 +30,7 @@ from .common import (
     DEVICES,
     DTYPES,
     HALF_DTYPES,
+    assert_refused_while_tracing,
     calls_of,
     check_data_parallel,
     spec_fixture,
@@ -353,6 +354,11 @@ def test_torch_compile_fullgraph(spec, device):
     grads_eager = torch.autograd.grad(model(x).sum(), (x, model[1].bias))
     for compiled_grad, eager_grad in zip(grads_compiled, grads_eager, strict=True):
         torch.testing.assert_close(compiled_grad, eager_grad)
+
+
+def test_torch_compile_refuses_a_bad_input_while_tracing(spec):
+    x, bias = make_inputs((4, 8), torch.float32, "cpu", bias_dtype=torch.float64)
+    assert_refused_while_tracing(spec.function, x, bias)
 
 
 def linear_then_layer(spec, device, features=96):

@@ -1,11 +1,12 @@
 """What every family's test suite shares: the devices and dtypes its cases run on, its fixture of
 the operator under test, the check of a layer trained under DistributedDataParallel, the test of a
-library built before an operator was added, and the switch that keeps vmap to the operators' own
-batching rules."""
+library built before an operator was added, the switch that keeps vmap to the operators' own
+batching rules, and the check of a bad input under torch.compile."""
 
 import contextlib
 import gc
 import importlib
+import logging
 import os
 from pathlib import Path
 
@@ -42,6 +43,28 @@ def without_vmap_fallback():
         yield
     finally:
         torch._C._functorch._set_vmap_fallback_enabled(enabled)
+
+
+def assert_refused_while_tracing(function, *args) -> None:
+    """The README's word on a bad input under torch.compile: function(*args), which raises a TypeError
+    eagerly, is refused while torch.compile(fullgraph=True) traces it, by the fake kernels, with the
+    eager message wrapped in PyTorch's TorchRuntimeError, its traceback logged by the fake-tensor mode
+    (a kernel refusing at run time instead would raise the plain TypeError)."""
+    with pytest.raises(TypeError) as eager:
+        function(*args)
+    logged: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = logged.append
+    logger = logging.getLogger("torch._subclasses.fake_tensor")
+    logger.addHandler(handler)
+    torch._dynamo.reset()
+    try:
+        with pytest.raises(torch._dynamo.exc.TorchRuntimeError) as traced:
+            torch.compile(function, fullgraph=True)(*args)
+    finally:
+        logger.removeHandler(handler)
+    assert str(eager.value) in str(traced.value)
+    assert any(record.exc_info and record.exc_info[0] is TypeError for record in logged)
 
 
 def calls_of(name: str, function, *args) -> int:

@@ -43,6 +43,7 @@ from .common import (
     DEVICES,
     DTYPES,
     HALF_DTYPES,
+    assert_refused_while_tracing,
     calls_of,
     check_data_parallel,
     spec_fixture,
@@ -1379,6 +1380,11 @@ def test_torch_compile_fullgraph(spec, device):
     grads = torch.autograd.grad([o.sum() for o in outputs], xs)
     for grad, reference in zip(grads, torch.autograd.grad([o.sum() for o in expected], xs), strict=True):
         torch.testing.assert_close(grad, reference)
+
+
+def test_torch_compile_refuses_a_bad_input_while_tracing(spec):
+    xs, params, _ = make_inputs(spec, (4, 8), torch.float32, "cpu", param_dtype=torch.float64)
+    assert_refused_while_tracing(spec.function, *xs, *params)
 
 
 @pytest.mark.parametrize("dtype", HALF_DTYPES, ids=str)
