@@ -158,9 +158,7 @@ if __name__ == "__main__":
         BN = dataclasses.replace(BN, benches={**BN.benches, project: (phase, BN.benches[project][1])})
     if args not in ([], ["--check"]):  # (a misspelt --check would otherwise land)
         sys.exit(USAGE)
-    calls = [c for c in (with_phases(BN), BNZ) if not only or c.call.name == only[0]]
-    if not calls:
-        sys.exit(USAGE)
+    calls = [c for c in (with_phases(BN), BNZ) if not only or c.call.name == only[0]]  # (never none)
     unpacked, problems = [], None
     try:
         for call in calls:
