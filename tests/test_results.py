@@ -464,9 +464,23 @@ def test_a_rerun_without_device_times_or_listed_twice_is_refused(tmp_path):
         results._rerun_notes(tmp_path, table, tmp_path)
 
 
-def test_the_table_marks_the_rows_its_reruns_moved():
-    folder = results.ROW_NORM_RESULTS_DIR / "norms" / "fused_add_layer_norm"
-    lines = results._row_norm_table(folder, results.ROW_NORM_RESULTS_DIR)
+def test_the_table_marks_the_rows_its_reruns_moved(tmp_path):
+    """A norm's landed records, with reruns without torch.compile that put one row 12% slower: its
+    table marks that row alone, with one note."""
+    landed = results.ROW_NORM_RESULTS_DIR / "norms" / "fused_add_layer_norm"
+    folder = tmp_path / landed.name
+    folder.mkdir()
+    for name in ("gpu_suite.json", "bench_fused_add_layer_norm.json"):
+        shutil.copy(landed / name, folder / name)
+    rerun = json.loads((landed / "bench_fused_add_layer_norm.json").read_text())
+    rerun["meta"]["compile"] = False
+    for row in rerun["results"]:
+        if (row["dtype"], tuple(row["shape"]), row["pass"]) == FAST:
+            row["device_ms"]["ours"] *= 1.12
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text(json.dumps(rerun))
+    _reruns(folder, "a.json", "b.json")
+    lines = results._row_norm_table(folder, tmp_path)
     marked = [line for line in lines if line.startswith("| ") and " † |" in line]
     assert [line.split(" | ")[:3] for line in marked] == [["| float32", "4096x16384", "forward †"]]
     assert sum(line.startswith("† float32 4096x16384 forward:") for line in lines) == 1

@@ -71,6 +71,11 @@
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define ROW_NORM_CP_ASYNC 1
 #endif
+// L2 cache eviction policies (createpolicy, and ld's .L2::cache_hint that takes one), sm_80 on; see
+// load_evict_last.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define ROW_NORM_L2_POLICY 1
+#endif
 
 namespace generated_rmsnorm::row_norm::cuda {
 
@@ -643,6 +648,49 @@ __device__ __forceinline__ V load_vector(const V* p) {
   }
 }
 
+// The vector at p, read with an L2 evict_last policy (as Triton's eviction_policy="evict_last"): for
+// the parameters, which every row reads, so that their lines stay in L2 while the rows stream past.
+// Read without it, part of them was evicted and read again from memory: lab BZ of the example's
+// benchmarks/results/runs/ (H200, device time, the benchmark without torch.compile) had the
+// residual-add LayerNorm's float32 forward at 4096 x 16384 at 320.3 us without the policy and 289.1
+// with it (80.8% and 89.7% of the copy rate), the same kernel at 287.5 to 288.7 once torch.compile's
+// forward, whose Inductor kernel reads weight and bias so, had run on the same parameters (lab BY);
+// no cell of its benchmark that is not host-bound took longer than 1.002 of the time without. Lab
+// CA: LayerNorm's such cells 0.965 to 1.000. 16-byte vectors only, as the labs timed them (a float32
+// weight beside 16-bit x, 32 bytes a vector, cost nvcc 13.0 up to 15 more registers in the
+// backward); others, and builds for GPUs before sm_80 (which have no such policy), as load_vector.
+template <typename V>
+__device__ __forceinline__ V load_evict_last(const V* p) {
+#ifdef ROW_NORM_L2_POLICY
+  if constexpr (sizeof(V) == 16) {
+    uint64_t policy;
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    uint4 words;
+    asm("ld.global.L1::evict_last.L2::cache_hint.v4.u32 { %0, %1, %2, %3 }, [%4], %5;"
+        : "=r"(words.x), "=r"(words.y), "=r"(words.z), "=r"(words.w)
+        : "l"(p), "l"(policy));
+    V v;
+    memcpy(&v, &words, sizeof(v));
+    return v;
+  }
+#endif
+  return load_vector(p);
+}
+
+// The vector at p, read as streaming (ld.global.cs: evict first, as Inductor reads a row the last
+// time) where it is 16 bytes; others as load_vector. See read_residual_operand in forward_rows.
+template <typename V>
+__device__ __forceinline__ V load_streaming(const V* p) {
+  if constexpr (sizeof(V) == 16) {
+    const uint4 words = __ldcs(reinterpret_cast<const uint4*>(p));
+    V v;
+    memcpy(&v, &words, sizeof(v));
+    return v;
+  } else {
+    return load_vector(p);
+  }
+}
+
 // Rows whose length is not a multiple of the vector width (kShifted): each row's vectors start at
 // its first 16-byte boundary, `head` elements in (the same in every tensor of the row: the host
 // checks that their pointers lie equally far from a boundary). The elements before them and after
@@ -759,12 +807,13 @@ __device__ __forceinline__ void store_columns(T* p, const W& v) {
 // decides the chunk once a row and builds its output pass for each; the backward decides at each
 // load (see backward_kernel). Decided at each load (lab O2, H200), the bfloat16 LayerNorm forward at
 // 8192 x 4095 took 52.4 us, the float16 51.5; with a build for each chunk (call X12), 44.5 and 45.1.
+// Aligned vectors (kChunk 0) are read with the L2 evict_last policy (load_evict_last).
 template <int kChunk, bool kWide, typename opmath_t, typename param_t, int kVec>
 __device__ __forceinline__ void load_parameter(const param_t* __restrict__ p, int head, int64_t j,
                                                opmath_t (&out)[kVec]) {
   using P = core::Vector<param_t, kVec>;
   if constexpr (kChunk == 0) {
-    core::load_opmath_by_words(load_vector(reinterpret_cast<const P*>(p) + j), out);
+    core::load_opmath_by_words(load_evict_last(reinterpret_cast<const P*>(p) + j), out);
   } else if constexpr (kChunk < 0) {
     core::load_opmath_by_words(load_parameter_vector<P, true, kWide>(p, head, j), out);
   } else {
@@ -941,16 +990,23 @@ __device__ __forceinline__ void forward_rows(
   };
   const auto valid = [&](int pass, int i) { return active && column(pass, i) < col_vecs; };
   // The residual add's reads of x and residual where they are not loaded first (kLoadsFirst): whole
-  // vectors in the 16-bit types; element by element in float32 and float64, where nvcc hoisted the
-  // whole-vector loads of every item ahead of the adds and the float32 kernels took up to 74 registers
-  // a thread instead of 64 (runs/q/ptxas/). Lab Q1 of the example's benchmarks/results/runs/ (H200),
-  // at 32768 x 4096: the bfloat16 forward ran at 98% of the copy rate with whole vectors against 93%,
-  // the float32 at 93% against 96% (float64 was not timed).
+  // vectors in the 16-bit types; in float32 and float64 whole vectors as streaming (load_streaming).
+  // Plain whole-vector loads there were hoisted by nvcc ahead of the adds, and the float32 kernels
+  // took up to 74 registers a thread instead of 64 (runs/q/ptxas/), so these read element by element
+  // until lab CA: lab Q1 of the example's benchmarks/results/runs/ (H200), at 32768 x 4096, had the
+  // bfloat16 forward at 98% of the copy rate with whole vectors against 93%, the float32 at 93%
+  // against 96% (float64 was not timed). Lab CA (H200, device time, the benchmark without
+  // torch.compile, with the parameters read by load_evict_last in both): the residual-add
+  // LayerNorm's float32 forward at 4096 x 16384, eight vectors a thread, 284.6 us streaming against
+  // 290.9 element by element (91.5% and 89.3% of the copy rate; nvcc 13.0 kept it at 64 registers),
+  // no cell of its benchmark that is not host-bound beyond 1.006 of the time with neither change.
+  // (Streaming reads of the rows loaded first as well, lab BZ's ldcs: up to 1.042, at float32
+  // 32768 x 4096.)
   const auto read_residual_operand = [](const V* p, opmath_t(&out)[kVec]) {
     if constexpr (sizeof(scalar_t) == 2) {
       core::load_opmath(load_vector(p), out);
     } else {
-      core::load_opmath(*p, out);
+      core::load_opmath(load_streaming(p), out);
     }
   };
   // Item i's sum a + b, kept in items[i] as rounded to x's dtype (normalized so) and written.
