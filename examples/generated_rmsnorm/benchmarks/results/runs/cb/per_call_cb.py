@@ -16,5 +16,5 @@ ZERO_CENTRED = {
     "zero-centred RMSNorm": "norms/gemma_rms_norm/bench_gemma_rms_norm.json",
     "residual-add zero-centred RMSNorm": "norms/fused_add_gemma_rms_norm/bench_fused_add_gemma_rms_norm.json",
 }
-AFTER = None  # the working tree: the tables call CB landed
+AFTER = "b6b2240"  # the commit that landed calls CB and CBZ
 compare("a5ddd19", AFTER, "BN/BNZ", {**FILES, **ZERO_CENTRED})
