@@ -1605,8 +1605,8 @@ static_assert(kMostStages<false, false, false, 1> == 2 &&
 // H200), and a first element four deviations out, which makes a row far, comes in about 1 row of
 // 16,000 normally distributed ones, so that the benchmark's random inputs held one now and then. The
 // median is far only where two of the three are (about 1 row in 10^8 such rows), and in rows whose
-// first column alone holds an LLM's "massive activation", never. (The forward keeps row_origin, which
-// the CPU loops share.)
+// first column alone holds an LLM's "massive activation", never. (The forward sums about row_origin,
+// the row's first element; the CPU loops about the mean of its first vector: Row::shift_of in cpu.h.)
 template <typename scalar_t>
 __device__ __forceinline__ at::opmath_type<scalar_t> backward_shift(const scalar_t* __restrict__ x_row,
                                                                     int64_t cols) {
