@@ -1,7 +1,8 @@
 """The kernels whose registers or spills differ between two ptxas -v logs (../j/ptx_tools/ptxas.sh),
 demangled: `python3 ptxas_diff.py BASE_LOG VARIANT_LOG`. Lab CC's ptxas_cc.txt holds its output for
-pf4 and pfl1 against base, in LayerNorm's and the residual-add LayerNorm's projects of .gpu at
-6398137 (csrc/row_norm/cuda.cuh as 123a52d's but a comment)."""
+pfl1, its first form and pf4 (not in the lab: variant_cc.py) against base, in LayerNorm's and the
+residual-add LayerNorm's projects of .gpu at 6398137 (csrc/row_norm/cuda.cuh as 123a52d's but a
+comment)."""
 
 import re
 import subprocess
