@@ -103,6 +103,16 @@ lab_step() {
   echo "$name exit $? at $(elapsed) s"
   pack
 }
+# lab_bench PROJECT BUILD (from lab CC on; labs CA and BZ wrote it out as bench_ca and their own):
+# PROJECT's benchmark without torch.compile, every dtype, of build L/PROJECT_BUILD by lab_step, in
+# R/bench_PROJECT_BUILD.json and .log (_again added where that build ran before). The caller declares
+# the associative array OPS (project -> operator).
+lab_bench() {
+  local p=$1 b=$2 tag=$1_$2
+  [ -f "$R/bench_$tag.log" ] && tag=${tag}_again
+  P=$p lab_step "bench $tag" "$b" sh -c 'python3 "benchmarks/bench_$0.py" --no-compile --json "$1.json" > "$1.log" 2>&1' \
+    "${OPS[$p]}" "$R/bench_$tag"
+}
 # lab_builds "PROJECT..." "VARIANT..." (from lab AQ on; labs AM, AN and AO wrote it out): for each
 # project of .gpu and each variant, a copy in L/PROJECT_VARIANT with the edits of LAB_EDITS[VARIANT]
 # applied in turn (each "LAB:EDIT": runs/LAB/variant_LAB.py PROJECT EDIT; the caller declares the

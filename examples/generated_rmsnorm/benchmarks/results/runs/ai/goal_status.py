@@ -4,7 +4,8 @@ copy rate at 32768 x 4096, 8192 x 8192 and 4096 x 16384, at least 80% both ways 
 peer faster (any smaller device time; the ratio printed to two decimals, x1.00 where under 0.5%) at
 those shapes and at 4096 x 1024; peak memory no more than eager's in the
 forward+backward. Run from benchmarks/results: python3 runs/ai/goal_status.py (its output after call
-AI: runs/ai/goal_status.txt)."""
+AI: runs/ai/goal_status.txt); `report` serves the records of a call before or apart from its landing
+(bn/goal_status_bn.py, cb/goal_status_cb.py)."""
 
 import json
 import sys
@@ -15,23 +16,32 @@ from norm_tables import FILES  # noqa: E402
 
 BIG = [(32768, 4096), (8192, 8192), (4096, 16384)]
 PASSES = {"forward": "fwd", "forward+backward": "fwd+bwd"}
-for name, path in FILES.items():
-    bench = json.load(open(path))
-    missed, slower, above, cells = [], [], 0, 0
-    for r in bench["results"]:
-        shape, p, pct = tuple(r["shape"]), PASSES[r["pass"]], r["pct_of_copy"]["ours"]
-        goal = (90 if p == "fwd" else 85) if shape in BIG else (80 if shape == (1024, 65536) else None)
-        if goal and pct < goal:
-            missed.append(f"{r['dtype']} {shape[0]}x{shape[1]} {p} {pct:.1f}")
-        if shape in [*BIG, (1024, 65536), (4096, 1024)]:
-            ours = r["device_ms"]["ours"]
-            for peer, ms in r["device_ms"].items():
-                if peer != "ours" and ms and ms < ours:
-                    slower.append(f"{peer} {r['dtype']} {shape[0]}x{shape[1]} {p} x{ours / ms:.2f}")
-        if p == "fwd+bwd" and r.get("peak_mib"):
-            cells += 1
-            above += r["peak_mib"]["ours"] > r["peak_mib"]["eager"]
-    when = bench["meta"]["date"][:16]
-    print(f"== {name} (benchmarked {when} UTC): {len(missed)} goal cells missed: {'; '.join(missed)}")
-    print(f"   a peer faster in device time at the issue's shapes ({len(slower)}): {'; '.join(slower)}")
-    print(f"   peak memory above eager's in {above} of {cells} forward+backward cells")
+
+
+def report(files: dict[str, str]) -> None:
+    """For each norm of `files` (name: its benchmark record, from benchmarks/results), the goal cells
+    missed, the cells where a peer is faster, and the forward+backward cells above eager's peak memory."""
+    for name, path in files.items():
+        bench = json.load(open(path))
+        missed, slower, above, cells = [], [], 0, 0
+        for r in bench["results"]:
+            shape, p, pct = tuple(r["shape"]), PASSES[r["pass"]], r["pct_of_copy"]["ours"]
+            goal = (90 if p == "fwd" else 85) if shape in BIG else (80 if shape == (1024, 65536) else None)
+            if goal and pct < goal:
+                missed.append(f"{r['dtype']} {shape[0]}x{shape[1]} {p} {pct:.1f}")
+            if shape in [*BIG, (1024, 65536), (4096, 1024)]:
+                ours = r["device_ms"]["ours"]
+                for peer, ms in r["device_ms"].items():
+                    if peer != "ours" and ms and ms < ours:
+                        slower.append(f"{peer} {r['dtype']} {shape[0]}x{shape[1]} {p} x{ours / ms:.2f}")
+            if p == "fwd+bwd" and r.get("peak_mib"):
+                cells += 1
+                above += r["peak_mib"]["ours"] > r["peak_mib"]["eager"]
+        when = bench["meta"]["date"][:16]
+        print(f"== {name} (benchmarked {when} UTC): {len(missed)} goal cells missed: {'; '.join(missed)}")
+        print(f"   a peer faster in device time at the issue's shapes ({len(slower)}): {'; '.join(slower)}")
+        print(f"   peak memory above eager's in {above} of {cells} forward+backward cells")
+
+
+if __name__ == "__main__":
+    report(FILES)

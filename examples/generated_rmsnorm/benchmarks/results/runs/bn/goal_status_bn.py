@@ -2,22 +2,21 @@
 (runs/bnz/1/) instead of the landed tables, before they land. Run from benchmarks/results:
 python3 runs/bn/goal_status_bn.py > runs/bn/goal_status_bn.txt"""
 
-import runpy
 import sys
 from pathlib import Path
 
-RUNS = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(RUNS))
-import norm_tables  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ai"))
+from goal_status import report  # noqa: E402
 
-norm_tables.FILES = {
-    "RMSNorm": "runs/bn/1/rmsnorm/bench_rms_norm.json",
-    "LayerNorm": "runs/bn/1/layer_norm/bench_layer_norm.json",
-    "residual-add RMSNorm": "runs/bn/1b/fused_add_rms_norm/bench_fused_add_rms_norm.json",
-    "residual-add LayerNorm": "runs/bn/1/fused_add_layer_norm/bench_fused_add_layer_norm.json",
-    "zero-centred RMSNorm": "runs/bnz/1/gemma_rms_norm/bench_gemma_rms_norm.json",
-    "residual-add zero-centred RMSNorm": (
-        "runs/bnz/1/fused_add_gemma_rms_norm/bench_fused_add_gemma_rms_norm.json"
-    ),
-}
-runpy.run_path(str(RUNS / "ai" / "goal_status.py"), run_name="__main__")
+report(
+    {
+        "RMSNorm": "runs/bn/1/rmsnorm/bench_rms_norm.json",
+        "LayerNorm": "runs/bn/1/layer_norm/bench_layer_norm.json",
+        "residual-add RMSNorm": "runs/bn/1b/fused_add_rms_norm/bench_fused_add_rms_norm.json",
+        "residual-add LayerNorm": "runs/bn/1/fused_add_layer_norm/bench_fused_add_layer_norm.json",
+        "zero-centred RMSNorm": "runs/bnz/1/gemma_rms_norm/bench_gemma_rms_norm.json",
+        "residual-add zero-centred RMSNorm": (
+            "runs/bnz/1/fused_add_gemma_rms_norm/bench_fused_add_gemma_rms_norm.json"
+        ),
+    }
+)

@@ -2,22 +2,21 @@
 the tables held from their landing at b6b2240 on), the zero-centred norms' included. Run from
 benchmarks/results: python3 runs/cb/goal_status_cb.py > runs/cb/goal_status_cb.txt"""
 
-import runpy
 import sys
 from pathlib import Path
 
-RUNS = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(RUNS))
-import norm_tables  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ai"))
+from goal_status import report  # noqa: E402
 
-norm_tables.FILES = {
-    "RMSNorm": "runs/cb/1b/rmsnorm/bench_rms_norm.json",
-    "LayerNorm": "runs/cb/1/layer_norm/bench_layer_norm.json",
-    "residual-add RMSNorm": "runs/cb/1b/fused_add_rms_norm/bench_fused_add_rms_norm.json",
-    "residual-add LayerNorm": "runs/cb/1/fused_add_layer_norm/bench_fused_add_layer_norm.json",
-    "zero-centred RMSNorm": "runs/cbz/1/gemma_rms_norm/bench_gemma_rms_norm.json",
-    "residual-add zero-centred RMSNorm": (
-        "runs/cbz/1/fused_add_gemma_rms_norm/bench_fused_add_gemma_rms_norm.json"
-    ),
-}
-runpy.run_path(str(RUNS / "ai" / "goal_status.py"), run_name="__main__")
+report(
+    {
+        "RMSNorm": "runs/cb/1b/rmsnorm/bench_rms_norm.json",
+        "LayerNorm": "runs/cb/1/layer_norm/bench_layer_norm.json",
+        "residual-add RMSNorm": "runs/cb/1b/fused_add_rms_norm/bench_fused_add_rms_norm.json",
+        "residual-add LayerNorm": "runs/cb/1/fused_add_layer_norm/bench_fused_add_layer_norm.json",
+        "zero-centred RMSNorm": "runs/cbz/1/gemma_rms_norm/bench_gemma_rms_norm.json",
+        "residual-add zero-centred RMSNorm": (
+            "runs/cbz/1/fused_add_gemma_rms_norm/bench_fused_add_gemma_rms_norm.json"
+        ),
+    }
+)

@@ -20,13 +20,7 @@ limit=${LIMIT:-$limit}
 declare -A LAB_EDITS=([base]="" [pfl1]="cc:pfl1")
 declare -A OPS=([fused_add_layer_norm]=fused_add_layer_norm [layer_norm]=layer_norm)
 lab_builds "fused_add_layer_norm layer_norm" "base pfl1"
-bench_cc() {  # bench_cc PROJECT BUILD: its benchmark without torch.compile in R/bench_PROJECT_BUILD[_again].*
-  local p=$1 b=$2 tag=$1_$2
-  [ -f "$R/bench_$tag.log" ] && tag=${tag}_again
-  P=$p lab_step "bench $tag" "$b" sh -c 'python3 "benchmarks/bench_$0.py" --no-compile --json "$1.json" > "$1.log" 2>&1' \
-    "${OPS[$p]}" "$R/bench_$tag"
-}
 for p in layer_norm fused_add_layer_norm; do
-  for b in base pfl1 base; do bench_cc "$p" "$b"; done
+  for b in base pfl1 base; do lab_bench "$p" "$b"; done
 done
 echo "done at $(elapsed) s"; pack
