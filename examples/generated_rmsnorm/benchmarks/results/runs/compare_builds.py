@@ -40,3 +40,24 @@ def report(folder: Path, project: str, bases: list[str], builds: list[str]) -> l
             f" {goal['device_ms']['ours'] * 1000:8.1f}  {goal['pct_of_copy']['ours']:5.1f}%  {both['device_ms']['ours'] * 1000:8.1f}"
         )
     return lines
+
+
+def host_bound_report(folder: Path, projects: tuple[str, ...], variant: str) -> list[str]:
+    """The host-bound cells (from lab CC on; lab CC's compare script wrote it out): each run's device
+    time (base, base again, the variant), base again over base, and the variant over the smaller base."""
+    runs_of = ("base", "base_again", variant)
+    lines = [
+        "\nhost-bound cells, device time in us: base, base again, " + variant + "; base again over base;",
+        variant + " over the smaller base",
+    ]
+    for project in projects:
+        runs = {b: cells(folder / f"bench_{project}_{b}.json") for b in runs_of}
+        for key, row in runs[variant].items():
+            if not row["host_bound"]:
+                continue
+            us = {b: runs[b][key]["device_ms"]["ours"] * 1000 for b in runs_of}
+            times = " ".join(f"{us[b]:7.2f}" for b in runs_of)
+            again, ratio = us["base_again"] / us["base"], us[variant] / min(us["base"], us["base_again"])
+            shape = f"{key[1][0]}x{key[1][1]}"
+            lines.append(f"{project:20} {key[0]:9} {shape:10} {key[2]:17} {times}  {again:.3f} {ratio:.3f}")
+    return lines
