@@ -61,3 +61,16 @@ def host_bound_report(folder: Path, projects: tuple[str, ...], variant: str) -> 
             shape = f"{key[1][0]}x{key[1][1]}"
             lines.append(f"{project:20} {key[0]:9} {shape:10} {key[2]:17} {times}  {again:.3f} {ratio:.3f}")
     return lines
+
+
+def lab_report(folder: Path, projects: tuple[str, ...], variant: str) -> list[str]:
+    """A lab of one variant against base run before and after it (from lab CC on): HEADER, each
+    project's report() of base again against base and of the variant, then host_bound_report()."""
+    lines = [HEADER]
+    for project in projects:
+        bases, builds = (
+            [f"{project}_base", f"{project}_base_again"],
+            [f"{project}_base_again", f"{project}_{variant}"],
+        )
+        lines += report(folder, project, bases, builds)
+    return lines + host_bound_report(folder, projects, variant)

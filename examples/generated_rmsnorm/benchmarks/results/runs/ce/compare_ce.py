@@ -7,12 +7,6 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from compare_builds import HEADER, host_bound_report, report  # noqa: E402
+from compare_builds import lab_report  # noqa: E402
 
-HERE = Path(__file__).parent / "ce"
-PROJECTS = ("layer_norm",)
-print(HEADER)
-for project in PROJECTS:
-    stems = [f"{project}_base", f"{project}_base_again"], [f"{project}_base_again", f"{project}_pw4"]
-    print(*report(HERE, project, *stems), sep="\n")
-print(*host_bound_report(HERE, PROJECTS, "pw4"), sep="\n")
+print(*lab_report(Path(__file__).parent / "ce", ("layer_norm",), "pw4"), sep="\n")
