@@ -42,30 +42,56 @@ def report(folder: Path, project: str, bases: list[str], builds: list[str]) -> l
     return lines
 
 
-def host_bound_report(folder: Path, projects: tuple[str, ...], variant: str) -> list[str]:
-    """The host-bound cells (from lab CC on; lab CC's compare script wrote it out): each run's device
-    time (base, base again, the variant), base again over base, and the variant over the smaller base."""
+def cell_lines(folder: Path, projects: tuple[str, ...], variant: str, select) -> list[str]:
+    """Each cell that select(row, base again over base, variant over the smaller base) keeps: each
+    run's device time in us (base, base again, the variant), then those two ratios."""
     runs_of = ("base", "base_again", variant)
-    lines = [
-        "\nhost-bound cells, device time in us: base, base again, " + variant + "; base again over base;",
-        variant + " over the smaller base",
-    ]
+    lines = []
     for project in projects:
         runs = {b: cells(folder / f"bench_{project}_{b}.json") for b in runs_of}
         for key, row in runs[variant].items():
-            if not row["host_bound"]:
-                continue
             us = {b: runs[b][key]["device_ms"]["ours"] * 1000 for b in runs_of}
-            times = " ".join(f"{us[b]:7.2f}" for b in runs_of)
             again, ratio = us["base_again"] / us["base"], us[variant] / min(us["base"], us["base_again"])
+            if not select(row, again, ratio):
+                continue
+            times = " ".join(f"{us[b]:7.2f}" for b in runs_of)
             shape = f"{key[1][0]}x{key[1][1]}"
             lines.append(f"{project:20} {key[0]:9} {shape:10} {key[2]:17} {times}  {again:.3f} {ratio:.3f}")
     return lines
 
 
+def host_bound_report(folder: Path, projects: tuple[str, ...], variant: str) -> list[str]:
+    """The host-bound cells (from lab CC on; lab CC's compare script wrote it out): each run's device
+    time (base, base again, the variant), base again over base, and the variant over the smaller base."""
+    return [
+        "\nhost-bound cells, device time in us: base, base again, " + variant + "; base again over base;",
+        variant + " over the smaller base",
+        *cell_lines(folder, projects, variant, lambda row, again, ratio: row["host_bound"]),
+    ]
+
+
+def beyond_report(folder: Path, projects: tuple[str, ...], variant: str) -> list[str]:
+    """The cells that are not host-bound where base again over base or the variant over the smaller
+    base lies beyond 0.99 to 1.01 (from session 62's review on: report() names only the worst and
+    the best cell), as host_bound_report prints them."""
+
+    def beyond(row, again, ratio):
+        return not row["host_bound"] and not (0.99 <= again <= 1.01 and 0.99 <= ratio <= 1.01)
+
+    return [
+        "\ncells that are not host-bound beyond 0.99 to 1.01, device time in us: base, base again, "
+        + variant
+        + "; base again over base; "
+        + variant
+        + " over the smaller base",
+        *cell_lines(folder, projects, variant, beyond),
+    ]
+
+
 def lab_report(folder: Path, projects: tuple[str, ...], variant: str) -> list[str]:
     """A lab of one variant against base run before and after it (from lab CC on): HEADER, each
-    project's report() of base again against base and of the variant, then host_bound_report()."""
+    project's report() of base again against base and of the variant, then beyond_report() and
+    host_bound_report()."""
     lines = [HEADER]
     for project in projects:
         bases, builds = (
@@ -73,4 +99,4 @@ def lab_report(folder: Path, projects: tuple[str, ...], variant: str) -> list[st
             [f"{project}_base_again", f"{project}_{variant}"],
         )
         lines += report(folder, project, bases, builds)
-    return lines + host_bound_report(folder, projects, variant)
+    return lines + beyond_report(folder, projects, variant) + host_bound_report(folder, projects, variant)

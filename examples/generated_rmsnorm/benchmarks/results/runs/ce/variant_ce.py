@@ -1,9 +1,11 @@
 """Lab CE's variant (issue 11; session 62, 2026-12-01) of a rendered norm project (csrc/row_norm/cuda.cuh
 of main, 4819c47). Lab CD's Nsight Compute (cd/ncu_cd.txt) had LayerNorm's bfloat16 forward at 4096 x
-1024 issue 3.19 million instructions against torch.compile's 1.60 million; its SASS (cd/sass/) reads a
-thread's weight and bias after the row's reduction item by item: the two loads of a vector, its
+1024 execute 3.16 million instructions against torch.compile's 1.60 million; its SASS (cd/sass/) reads
+a thread's weight and bias after the row's reduction item by item: the two loads of a vector, its
 arithmetic, its store, then the next vector's loads, so that a row of four vectors a thread waits on
-four round trips to L2 in turn, where Inductor's kernel reads x, weight and bias at once. Here:
+four round trips to L2 in turn, where Inductor's kernel issues all eight parameter loads before its
+first store (one before its first butterfly, three between its two, four after its rsqrt; corrected
+after the run, session 62's review: this said it read x, weight and bias at once). Here:
 `pw4`: in rows of at most four vectors a thread held in registers that start on a vector boundary
        (the output pass of kChunk 0, parameters not already read before the reduction), the output
        pass reads every vector of the thread's weight and bias first (as base, load_evict_last: after

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Lab CF (issue 11), session 62 (2026-12-01): one call on one H200, carrying .gpu (`scaffold
-# gpu-bundle .gpu` of main), timeout_s at most what is left (about 300 s of command):
-#   bash examples/generated_rmsnorm/benchmarks/results/runs/cf/lab_cf.sh
+# Lab CF (issue 11), session 62 (2026-12-01): one call on one H200, carrying .gpu/layer_norm and
+# .gpu/commit.txt (`scaffold gpu-bundle .gpu` of main; all of .gpu passed the tool's 64 MiB with the
+# working tree), timeout_s at most what is left (about 300 s of command):
+#   LIMIT=450 bash examples/generated_rmsnorm/benchmarks/results/runs/cf/lab_cf.sh
 # Whether LayerNorm's 16-bit forwards at 4096 x 1024 gain from row indices by a mask and shifts
 # instead of forward_rows' divisions by row_threads (cf/variant_cf.py's nodiv). LayerNorm's project
 # built as base (main) and nodiv at once; on GPU 0 the benchmark without torch.compile, every dtype:

@@ -1,9 +1,11 @@
 """Lab CF's variant (issue 11; session 62, 2026-12-01) of a rendered norm project (csrc/row_norm/cuda.cuh
 of main, 4819c47). Lab CD's Nsight Compute had LayerNorm's bfloat16 forward at 4096 x 1024 execute
 twice torch.compile's instructions; lab CE's pw4 (the parameters' loads issued together) did not
-help (ce/compare_ce.txt). forward_rows starts with three 32-bit divisions and a remainder by
-row_threads (blockDim.x / row_threads, threadIdx.x / and % row_threads: cd/sass/), about twenty
-instructions each in SASS, before the row's address and so before its first load. Here:
+help (ce/compare_ce.txt). forward_rows starts with two 32-bit divisions and a remainder by
+row_threads (blockDim.x / row_threads, threadIdx.x / and % row_threads: cd/sass/; one reciprocal
+shared, and a division by the cluster branched around where it is 1, which nodiv keeps; corrected
+after the run, session 62's review: this said three divisions), tens of instructions in SASS before
+the row's address and so before its first load. Here:
 `nodiv`: the same indices by a mask and shifts: make_row_geometry gives row_threads as a power of
          two up to a warp (rows_per_block = block / row_threads), or a multiple of a warp that fills
          the block (one row a block, t = threadIdx.x), and every forward launch takes its geometry.
