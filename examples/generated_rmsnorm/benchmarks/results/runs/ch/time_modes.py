@@ -9,9 +9,14 @@ afresh per dtype as the benchmark does), on inputs drawn as the benchmark draws 
 - one set: timing.device_ms over the first set alone (every call reads the same x and parameters,
   which L2 may then hold: 8 MiB of x at 4096 x 1024 in 16 bits);
 - alone, flushed: one call at a time between CUDA events, L2 flushed before it (a 256 MiB buffer
-  written), its launch queued behind torch.cuda._sleep so that the GPU does not wait on the host;
-  the median of CALLS;
+  read, so that L2 holds clean lines and the previous call's output has been written back, as
+  Nsight Compute's flush leaves it), its launch queued behind torch.cuda._sleep so that the GPU
+  does not wait on the host; the median of CALLS;
 - alone, warm: the same without the flush (the same set each time).
+The alone modes include the events' own overhead and the kernel's launch on the device: the floor
+(an empty call between the events, the median of CALLS) is printed, and the alone modes' share is
+also given with it taken off both. A mode that cannot be timed (device_ms returns None where a
+call cannot be captured in a CUDA graph) prints n/a.
 Usage, in the project's folder: python3 time_modes.py OP ROWS COLS DTYPE [DTYPE ...]"""
 
 import statistics
@@ -30,7 +35,7 @@ def alone_us(call, buffers, flush: torch.Tensor | None) -> float:
     times = []
     for _ in range(CALLS):
         if flush is not None:
-            flush.fill_(1)
+            flush.sum()  # reads 256 MiB: L2 then holds clean lines of it
         torch.cuda._sleep(SLEEP_CYCLES)
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
@@ -44,7 +49,7 @@ def alone_us(call, buffers, flush: torch.Tensor | None) -> float:
 def main(op: str, rows: int, cols: int, dtypes: list[str]) -> None:
     family, device = row_norm.FAMILY, torch.device("cuda")
     spec = runner.load_spec(family, op)
-    flush = torch.empty(256 * 2**20, dtype=torch.uint8, device=device)
+    flush = torch.ones(64 * 2**20, dtype=torch.float32, device=device)  # 256 MiB
     print(
         f"{op} {rows}x{cols}, device time of one forward call in us (ours; torch.compile; its share of ours)"
     )
@@ -65,17 +70,22 @@ def main(op: str, rows: int, cols: int, dtypes: list[str]) -> None:
             for impl, fn in impls.items():
                 call = runner.forward_call(runner.bind(family, spec, fn))
                 call(sets[0])  # compiles torch.compile's graph outside the timing
-                modes.setdefault("benchmark", {})[impl] = (
-                    timing.device_ms(call, sets, timing.NORMAL_TIMING, grad=False) * 1000
-                )
-                modes.setdefault("one set", {})[impl] = (
-                    timing.device_ms(call, sets[:1], timing.NORMAL_TIMING, grad=False) * 1000
-                )
+                for mode, chosen in (("benchmark", sets), ("one set", sets[:1])):
+                    ms = timing.device_ms(call, chosen, timing.NORMAL_TIMING, grad=False)
+                    modes.setdefault(mode, {})[impl] = None if ms is None else ms * 1000
                 modes.setdefault("alone, flushed", {})[impl] = alone_us(call, sets[0], flush)
                 modes.setdefault("alone, warm", {})[impl] = alone_us(call, sets[0], None)
-        print(f"  {name} ({count} buffer sets)")
+            floor = alone_us(lambda buffers: None, sets[0], None)
+        print(f"  {name} ({count} buffer sets); the alone modes' floor (an empty call) {floor:.2f} us")
         for mode, us in modes.items():
-            print(f"    {mode:16} {us['ours']:8.2f} {us['compile']:8.2f}  {us['compile'] / us['ours']:.3f}")
+            ours, compiled = us["ours"], us["compile"]
+            if ours is None or compiled is None:
+                print(f"    {mode:16} n/a")
+                continue
+            line = f"    {mode:16} {ours:8.2f} {compiled:8.2f}  {compiled / ours:.3f}"
+            if mode.startswith("alone") and ours > floor and compiled > floor:
+                line += f"  less the floor {(compiled - floor) / (ours - floor):.3f}"
+            print(line)
 
 
 if __name__ == "__main__":
