@@ -81,14 +81,16 @@ first_tests() {
   local rc=$?; echo "first tests $1 exit $rc at $(elapsed) s: $(tail -n 1 "$R/first_$1.log")"
   return $rc
 }
-# lab_start (from lab AL on; labs J to AJ wrote these lines out): a lab's start, limit 580 s, the
-# call's .gpu/ required, gpus (the GPUs torch sees, echoed) and L, /tmp/NAME_lab, emptied, for the
-# lab's builds.
+# lab_start (from lab AL on; labs J to AJ wrote these lines out): a lab's start, limit LIMIT seconds
+# (580 unless given), the call's .gpu/commit.txt required, gpus (the GPUs torch sees, echoed; at least
+# one required) and L, /tmp/NAME_lab, emptied, for the lab's builds. (The LIMIT default and the GPU
+# check from session 62 on; labs BP to CG wrote those two lines out after calling it.)
 lab_start() {
-  limit=580
-  [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu"; exit 3; }
+  limit=${LIMIT:-580}
+  [ -f "$X/commit.txt" ] || { echo "no .gpu/ here: carry .gpu (or the lab's projects and .gpu/commit.txt)"; exit 3; }
   gpus=$(python3 -c 'import torch; print(torch.cuda.device_count())')
   echo "GPUs: $gpus"
+  [ "${gpus:-0}" -ge 1 ] 2>/dev/null || { echo "lab ${call_name^^} wants a GPU"; exit 3; }
   L=/tmp/${call_name}_lab; rm -rf "$L"; mkdir -p "$L"
 }
 # lab_left: the seconds left of the lab's `limit`.

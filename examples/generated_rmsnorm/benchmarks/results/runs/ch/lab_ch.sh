@@ -13,9 +13,7 @@
 # add console.txt; then `python3 compare_ch.py > compare_ch.txt` in runs/ch/. Outcomes: the runs
 # README's `ch/` entry.
 . "$(dirname "$0")/../call_lib.sh" ch
-lab_start  # limit, gpus, L (call_lib.sh)
-limit=${LIMIT:-$limit}
-[ "${gpus:-0}" -ge 1 ] 2>/dev/null || { echo "lab CH wants a GPU"; exit 3; }
+lab_start  # limit (LIMIT), gpus (at least one), L (call_lib.sh)
 declare -A LAB_EDITS=([base]="" [b32]="ch:b32")
 declare -A OPS=([layer_norm]=layer_norm [rmsnorm]=rms_norm)
 lab_builds "layer_norm rmsnorm" "base b32"
