@@ -1,0 +1,114 @@
+# ruff: noqa: E501
+"""Lab CJ's variants (issue 11; session 63, 2026-12-01) of a rendered norm project (csrc/row_norm/cuda.cuh
+of main, a105f85), on lab CI's wr (ci/variant_ci.py). wr's LayerNorm forwards at 4096 x 1024 were no
+faster than base's (bfloat16 1.009, float16 1.075) where its RMSNorm's gained (0.970 to 0.988); wr's
+LayerNorm takes two passes over the thread's elements, each one chain of dependent additions (32 in
+the 16-bit rows of four vectors a thread), and two butterflies. Here:
+`wr2`:  wr, with each pass summing into kVec partial sums (one a vector element: chains of kItems
+        additions, kItems in flight) added at the end in a fixed tree, so that a row's statistics
+        wait on chains of kItems + log2(kVec) additions instead of kItems x kVec; rows of at most
+        64 bytes of x a thread bounded to 64 registers (8 blocks of 128 threads a multiprocessor:
+        see BOUNDS). Bits as wr's change.
+`wr2b`: wr2, with the warp rows' kernel launched on blocks of one warp (a block a row: 4,096 blocks
+        at 4096 x 1024, as Inductor launches its kernel) instead of kSmallRowBlockThreads threads.
+    python3 variant_cj.py PROJECT wr2|wr2b"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bd"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ci"))
+from variant_bd import main_with  # noqa: E402
+from variant_ci import EDITS as CI_EDITS  # noqa: E402
+
+KERNELS = "csrc/row_norm/cuda.cuh"
+TREE = (
+    """template <typename T>
+__device__ __forceinline__ T warp_sum(T v) {""",
+    """// Lab CJ's wr2: the sum of a thread's kVec partial sums, in a fixed tree.
+template <int kCount, typename T>
+__device__ __forceinline__ T tree_sum(const T (&v)[kCount]) {
+  if constexpr (kCount == 1) {
+    return v[0];
+  } else {
+    T half[kCount / 2];
+#pragma unroll
+    for (int k = 0; k < kCount / 2; ++k) half[k] = v[2 * k] + v[2 * k + 1];
+    return tree_sum<kCount / 2>(half);
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v) {""",
+)
+SUM = (
+    """    opmath_t sum = 0;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      if (!valid(i)) continue;
+      opmath_t f[kVec];
+      core::load_opmath_by_words(items[i], f);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) sum += f[e] - shift;
+    }
+    mean = shift + warp_sum(sum) / n;""",
+    """    opmath_t sum[kVec] = {};
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      if (!valid(i)) continue;
+      opmath_t f[kVec];
+      core::load_opmath_by_words(items[i], f);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) sum[e] += f[e] - shift;
+    }
+    mean = shift + warp_sum(tree_sum(sum)) / n;""",
+)
+SQUARES = (
+    """  opmath_t squares = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    if (!valid(i)) continue;
+    opmath_t f[kVec];
+    core::load_opmath_by_words(items[i], f);
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      const opmath_t d = f[e] - mean;
+      squares += d * d;
+    }
+  }
+  const opmath_t rstd = opmath_t(1) / sqrt(warp_sum(squares) / n + eps);""",
+    """  opmath_t squares[kVec] = {};
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    if (!valid(i)) continue;
+    opmath_t f[kVec];
+    core::load_opmath_by_words(items[i], f);
+#pragma unroll
+    for (int e = 0; e < kVec; ++e) {
+      const opmath_t d = f[e] - mean;
+      squares[e] += d * d;
+    }
+  }
+  const opmath_t rstd = opmath_t(1) / sqrt(warp_sum(tree_sum(squares)) / n + eps);""",
+)
+# ptxas gave wr2's LayerNorm 16-bit kernels of four vectors a thread 67 and 66 registers: 7 blocks of
+# 128 threads a multiprocessor, 924 on 132, fewer than the 1,024 of 4096 x 1024 (two waves); at most
+# 64 keep 8 (one wave), as wr's 64 did. Rows of at most 64 bytes of x a thread ask for 8 blocks.
+BOUNDS = (
+    """__global__ void __launch_bounds__(kSmallRowBlockThreads)
+    warp_rows_forward_kernel(""",
+    """__global__ void __launch_bounds__(kSmallRowBlockThreads, kItems * sizeof(core::Vector<scalar_t, kVec>) <= 64 ? 8 : 1)
+    warp_rows_forward_kernel(""",
+)
+ONE_WARP_BLOCKS = (
+    """              launch(warp_rows_forward_kernel<Norm, scalar_t, param_t, kVec, kItems>, blocks, g.block_threads(),
+                     0, stream, 1,""",
+    """              launch(warp_rows_forward_kernel<Norm, scalar_t, param_t, kVec, kItems>, rows, core::kWarp,
+                     0, stream, 1,""",
+)
+WR2 = [*CI_EDITS["wr"], TREE, SUM, SQUARES, BOUNDS]
+EDITS = {"wr2": WR2, "wr2b": [*WR2, ONE_WARP_BLOCKS]}
+
+
+if __name__ == "__main__":
+    main_with(sys.argv, EDITS, KERNELS)
