@@ -11,7 +11,8 @@ the 16-bit rows of four vectors a thread), and two butterflies. Here:
         see BOUNDS). Bits as wr's change.
 `wr2b`: wr2, with the warp rows' kernel launched on blocks of one warp (a block a row: 4,096 blocks
         at 4096 x 1024, as Inductor launches its kernel) instead of kSmallRowBlockThreads threads.
-    python3 variant_cj.py PROJECT wr2|wr2b"""
+`wr3`:  (lab CK, after lab CJ's run) wr2, with 16-bit rows alone launched on blocks of one warp.
+    python3 variant_cj.py PROJECT wr2|wr2b|wr3"""
 
 import sys
 from pathlib import Path
@@ -106,8 +107,17 @@ ONE_WARP_BLOCKS = (
     """              launch(warp_rows_forward_kernel<Norm, scalar_t, param_t, kVec, kItems>, rows, core::kWarp,
                      0, stream, 1,""",
 )
+# wr3 (after lab CJ's run): one-warp blocks for 16-bit rows alone; float32's (which took 1.102 of
+# base's time on them at 4096 x 1024, as b32's 1.098 in lab CH) and float64's keep wr2's blocks.
+SIXTEEN_BIT_ONE_WARP_BLOCKS = (
+    """              launch(warp_rows_forward_kernel<Norm, scalar_t, param_t, kVec, kItems>, blocks, g.block_threads(),
+                     0, stream, 1,""",
+    """              constexpr bool kOneWarpBlocks = sizeof(scalar_t) == 2;
+              launch(warp_rows_forward_kernel<Norm, scalar_t, param_t, kVec, kItems>, kOneWarpBlocks ? rows : blocks,
+                     kOneWarpBlocks ? core::kWarp : g.block_threads(), 0, stream, 1,""",
+)
 WR2 = [*CI_EDITS["wr"], TREE, SUM, SQUARES, BOUNDS]
-EDITS = {"wr2": WR2, "wr2b": [*WR2, ONE_WARP_BLOCKS]}
+EDITS = {"wr2": WR2, "wr2b": [*WR2, ONE_WARP_BLOCKS], "wr3": [*WR2, SIXTEEN_BIT_ONE_WARP_BLOCKS]}
 
 
 if __name__ == "__main__":
