@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lab CH (issue 11), prepared in session 62 (2026-12-01), not yet run: one call on one H200, carrying
+# Lab CH (issue 11; prepared in session 62, run in session 63, 2026-12-01): one call on one H200, carrying
 # .gpu/layer_norm, .gpu/rmsnorm and .gpu/commit.txt (`scaffold gpu-bundle .gpu` of main; all of .gpu
 # passes the tool's 64 MiB with the working tree), timeout_s 600, about 500 s of command:
 #   bash examples/generated_rmsnorm/benchmarks/results/runs/ch/lab_ch.sh

@@ -1,8 +1,10 @@
 # ruff: noqa: E501
-"""Lab CI's registers (run from runs/ci/): each warp_rows_forward_kernel of a ptxas -v log
-(../j/ptx_tools/ptxas.sh: nvcc 13.0, sm_90a, on the development machine, of .gpu/PROJECT at a105f85
-patched by variant_ci.py wr) beside forward_rows' kernels of the same arguments in the same log
-(forward_kernel and forward_kernel_two_blocks, kCached, not kShifted: base's, whose code wr leaves).
+"""Lab CI's registers (run from runs/ci/; lab CJ runs it from runs/cj/ on its own logs): each
+warp_rows_forward_kernel of a ptxas -v log (../j/ptx_tools/ptxas.sh: nvcc 13.0, sm_90a, on the
+development machine with torch 2.13's CPU headers and without the extension's own -D flags, of
+.gpu/PROJECT at a105f85 patched by variant_ci.py wr or variant_cj.py wr2) beside forward_rows'
+kernels of the same arguments in the same log (forward_kernel and forward_kernel_two_blocks,
+kCached, not kShifted: base's, whose code the variants leave).
     python3 ptxas_ci.py ptxas_layer_norm_wr.txt ptxas_rmsnorm_wr.txt > ptxas_ci.txt"""
 
 import re
@@ -26,7 +28,7 @@ def kernels(text: str) -> dict[str, tuple[int, int]]:
     plain = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True).stdout.split(
         "\n"
     )
-    return {short(p): out[n] for n, p in zip(names, plain, strict=False)}
+    return {short(p): out[n] for n, p in zip(names, plain[: len(names)], strict=True)}
 
 
 def short(name: str) -> str:
@@ -38,7 +40,7 @@ def short(name: str) -> str:
 for log in sys.argv[1:]:
     found = kernels(Path(log).read_text())
     print(
-        f"== {Path(log).name}: registers (spill store bytes): wr's kernel; forward_kernel; forward_kernel_two_blocks"
+        f"== {Path(log).name}: registers (spill store bytes): the variant's kernel; forward_kernel; forward_kernel_two_blocks"
     )
     for name, (regs, spill) in sorted(found.items()):
         if not name.startswith("warp_rows_forward_kernel<"):
