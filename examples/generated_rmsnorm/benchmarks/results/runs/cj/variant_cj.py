@@ -42,56 +42,18 @@ __device__ __forceinline__ T tree_sum(const T (&v)[kCount]) {
 template <typename T>
 __device__ __forceinline__ T warp_sum(T v) {""",
 )
-SUM = (
-    """    opmath_t sum = 0;
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      if (!valid(i)) continue;
-      opmath_t f[kVec];
-      core::load_opmath_by_words(items[i], f);
-#pragma unroll
-      for (int e = 0; e < kVec; ++e) sum += f[e] - shift;
-    }
-    mean = shift + warp_sum(sum) / n;""",
-    """    opmath_t sum[kVec] = {};
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) {
-      if (!valid(i)) continue;
-      opmath_t f[kVec];
-      core::load_opmath_by_words(items[i], f);
-#pragma unroll
-      for (int e = 0; e < kVec; ++e) sum[e] += f[e] - shift;
-    }
-    mean = shift + warp_sum(tree_sum(sum)) / n;""",
-)
-SQUARES = (
-    """  opmath_t squares = 0;
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    if (!valid(i)) continue;
-    opmath_t f[kVec];
-    core::load_opmath_by_words(items[i], f);
-#pragma unroll
-    for (int e = 0; e < kVec; ++e) {
-      const opmath_t d = f[e] - mean;
-      squares += d * d;
-    }
-  }
-  const opmath_t rstd = opmath_t(1) / sqrt(warp_sum(squares) / n + eps);""",
-    """  opmath_t squares[kVec] = {};
-#pragma unroll
-  for (int i = 0; i < kItems; ++i) {
-    if (!valid(i)) continue;
-    opmath_t f[kVec];
-    core::load_opmath_by_words(items[i], f);
-#pragma unroll
-    for (int e = 0; e < kVec; ++e) {
-      const opmath_t d = f[e] - mean;
-      squares[e] += d * d;
-    }
-  }
-  const opmath_t rstd = opmath_t(1) / sqrt(warp_sum(tree_sum(squares)) / n + eps);""",
-)
+# The two passes' sums as kVec partial sums, each edit the one line it changes in wr's kernel (so
+# written after lab CJ ran, from whole blocks: the patched sources are byte-identical to what ran).
+SUM = [
+    ("    opmath_t sum = 0;\n", "    opmath_t sum[kVec] = {};\n"),
+    ("sum += f[e] - shift;", "sum[e] += f[e] - shift;"),
+    ("warp_sum(sum) / n;", "warp_sum(tree_sum(sum)) / n;"),
+]
+SQUARES = [
+    ("  opmath_t squares = 0;\n", "  opmath_t squares[kVec] = {};\n"),
+    ("f[e] - mean;\n      squares += d * d;", "f[e] - mean;\n      squares[e] += d * d;"),
+    ("sqrt(warp_sum(squares) / n + eps)", "sqrt(warp_sum(tree_sum(squares)) / n + eps)"),
+]
 # ptxas gave wr2's LayerNorm 16-bit kernels of four vectors a thread 67 and 66 registers: 7 blocks of
 # 128 threads a multiprocessor, 924 on 132, fewer than the 1,024 of 4096 x 1024 (two waves); at most
 # 64 keep 8 (one wave), as wr's 64 did. Rows of at most 64 bytes of x a thread ask for 8 blocks.
@@ -116,7 +78,7 @@ SIXTEEN_BIT_ONE_WARP_BLOCKS = (
               launch(warp_rows_forward_kernel<Norm, scalar_t, param_t, kVec, kItems>, kOneWarpBlocks ? rows : blocks,
                      kOneWarpBlocks ? core::kWarp : g.block_threads(), 0, stream, 1,""",
 )
-WR2 = [*CI_EDITS["wr"], TREE, SUM, SQUARES, BOUNDS]
+WR2 = [*CI_EDITS["wr"], TREE, *SUM, *SQUARES, BOUNDS]
 EDITS = {"wr2": WR2, "wr2b": [*WR2, ONE_WARP_BLOCKS], "wr3": [*WR2, SIXTEEN_BIT_ONE_WARP_BLOCKS]}
 
 
