@@ -8,14 +8,15 @@
 # gpu-bundle`, run from the worktree so that it renders the worktree's template). Run from anywhere in
 # the checkout, in the repository's venv:
 #     bash make_candidate.sh BASE DIFF DATE MESSAGE WORKTREE [COMMIT]
-# BASE the parent commit, DIFF the diff from the repository's root, DATE the author and committer
-# date (git's "SECONDS +0000"), WORKTREE the default worktree (CANDIDATE_WORKTREE overrides it): a
-# path that is not there yet, or this repository's worktree (replaced); anything else is refused,
-# never removed. COMMIT, where given, is the hash the candidate must have. The user's git settings
-# that would change what is committed (hooks, signing, whitespace fixes, the commit's encoding) are
-# set aside for these commands.
+# BASE the parent commit, DIFF the diff's path from the repository's root, read from BASE's tree (the
+# worktree's), DATE the author and committer date (git's "SECONDS +0000"), WORKTREE the default
+# worktree (CANDIDATE_WORKTREE overrides it; a caller's own variable, where it has one, is named in
+# its header): a path that is not there yet, or this repository's worktree (replaced); anything else
+# is refused, never removed. COMMIT, where given, is the full hash the candidate must have. The
+# user's git settings that would change what is committed (hooks, signing, whitespace fixes, the
+# commit's encoding) are set aside for these commands.
 set -euo pipefail
-[ $# -ge 5 ] || { sed -n 12,13p "$0"; exit 2; }
+[ $# -ge 5 ] || { echo "usage: bash make_candidate.sh BASE DIFF DATE MESSAGE WORKTREE [COMMIT]"; exit 2; }
 base=$1 diff=$2 date=$3 message=$4 work=${CANDIDATE_WORKTREE:-$5} commit=${6:-}
 root=$(git rev-parse --show-toplevel)
 if [ -e "$work" ]; then
@@ -28,7 +29,7 @@ if [ -e "$work" ]; then
   git -C "$root" worktree remove --force "$work"
 fi
 git -C "$root" worktree prune
-git -C "$root" worktree add -q --detach "$work" "$base"
+git -c core.hooksPath=/dev/null -C "$root" worktree add -q --detach "$work" "$base"
 cd "$work"
 git -c apply.whitespace=nowarn apply "$diff"
 python -m scaffold render-example > /dev/null

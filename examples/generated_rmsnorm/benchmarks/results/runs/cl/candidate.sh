@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Call CL's landing candidate made again, and bundled into the checkout's .gpu/ (from session 64 on):
 # 89c8971 with cl/template_change.diff applied and the examples rendered again, a local commit that
-# main does not hold. Its phases span sessions and landing.py takes a call's suites from one
-# commit's bundle only, so every phase runs this commit's bundle (../make_candidate.sh makes it the
-# same each time, its hash checked). Run from anywhere in the checkout, in the repository's venv:
+# main does not hold. Its phases were to span sessions, and landing.py takes a call's suites from one
+# commit's bundle only, so every phase was to run this commit's bundle (../make_candidate.sh makes it
+# the same each time, its hash checked). It did not land (the runs README's cl/ entry); this makes the
+# bundle again for any later run of it. Run from anywhere in the checkout, in the repository's venv:
 #     bash examples/generated_rmsnorm/benchmarks/results/runs/cl/candidate.sh
 # The worktree is /tmp/land-cl, or CANDIDATE_WORKTREE (../make_candidate.sh says which paths it takes).
 set -euo pipefail
