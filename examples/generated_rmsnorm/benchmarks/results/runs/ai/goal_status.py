@@ -5,7 +5,8 @@ peer faster (any smaller device time; the ratio printed to two decimals, x1.00 w
 those shapes and at 4096 x 1024; peak memory no more than eager's in the
 forward+backward. Run from benchmarks/results: python3 runs/ai/goal_status.py (its output after call
 AI: runs/ai/goal_status.txt); `report` serves the records of a call before or apart from its landing
-(bn/goal_status_bn.py, cb/goal_status_cb.py)."""
+(bn/goal_status_bn.py, cb/goal_status_cb.py, cl/goal_status_cl.py: `report_call` names their six
+records by the phase folders that hold them)."""
 
 import json
 import sys
@@ -41,6 +42,23 @@ def report(files: dict[str, str]) -> None:
         print(f"== {name} (benchmarked {when} UTC): {len(missed)} goal cells missed: {'; '.join(missed)}")
         print(f"   a peer faster in device time at the issue's shapes ({len(slower)}): {'; '.join(slower)}")
         print(f"   peak memory above eager's in {above} of {cells} forward+backward cells")
+
+
+# The six norms of call_ap.sh and call_bi.sh: their names in a report, projects and benchmark files.
+SIX_NORMS = {
+    "RMSNorm": ("rmsnorm", "bench_rms_norm.json"),
+    "LayerNorm": ("layer_norm", "bench_layer_norm.json"),
+    "residual-add RMSNorm": ("fused_add_rms_norm", "bench_fused_add_rms_norm.json"),
+    "residual-add LayerNorm": ("fused_add_layer_norm", "bench_fused_add_layer_norm.json"),
+    "zero-centred RMSNorm": ("gemma_rms_norm", "bench_gemma_rms_norm.json"),
+    "residual-add zero-centred RMSNorm": ("fused_add_gemma_rms_norm", "bench_fused_add_gemma_rms_norm.json"),
+}
+
+
+def report_call(folders: dict[str, str]) -> None:
+    """`report` on a call's phase-1 records: folders maps each project of SIX_NORMS to the phase folder
+    (from benchmarks/results) whose PROJECT/ holds its benchmark."""
+    report({name: f"{folders[project]}/{project}/{file}" for name, (project, file) in SIX_NORMS.items()})
 
 
 if __name__ == "__main__":

@@ -6,17 +6,15 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ai"))
-from goal_status import report  # noqa: E402
+from goal_status import report_call  # noqa: E402
 
-report(
+report_call(
     {
-        "RMSNorm": "runs/cb/1b/rmsnorm/bench_rms_norm.json",
-        "LayerNorm": "runs/cb/1/layer_norm/bench_layer_norm.json",
-        "residual-add RMSNorm": "runs/cb/1b/fused_add_rms_norm/bench_fused_add_rms_norm.json",
-        "residual-add LayerNorm": "runs/cb/1/fused_add_layer_norm/bench_fused_add_layer_norm.json",
-        "zero-centred RMSNorm": "runs/cbz/1/gemma_rms_norm/bench_gemma_rms_norm.json",
-        "residual-add zero-centred RMSNorm": (
-            "runs/cbz/1/fused_add_gemma_rms_norm/bench_fused_add_gemma_rms_norm.json"
-        ),
+        "rmsnorm": "runs/cb/1b",
+        "layer_norm": "runs/cb/1",
+        "fused_add_rms_norm": "runs/cb/1b",
+        "fused_add_layer_norm": "runs/cb/1",
+        "gemma_rms_norm": "runs/cbz/1",
+        "fused_add_gemma_rms_norm": "runs/cbz/1",
     }
 )
